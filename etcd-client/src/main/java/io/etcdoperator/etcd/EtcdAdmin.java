@@ -1,0 +1,46 @@
+package io.etcdoperator.etcd;
+
+import java.net.URI;
+import java.util.List;
+
+/**
+ * The operator's only door to etcd: narrow, synchronous and bounded in time. Every call returns within the
+ * connection's timeout or throws an {@link EtcdException} subtype; no jetcd or gRPC type crosses this boundary.
+ * Endpoints given to the factory must be voters: a learner answers most RPCs with "rpc not supported for learner".
+ */
+public interface EtcdAdmin extends AutoCloseable {
+
+  /** MemberList, linearizable. */
+  Membership members();
+
+  /** MemberAddAsLearner. Returns the membership after the add; the new member has an empty name until it starts. */
+  Membership addLearner(URI peerUrl);
+
+  /** MemberPromote. Throws {@link EtcdException.LearnerNotReady} while the learner has not caught up with the leader. */
+  void promote(MemberId id);
+
+  /** MemberRemove. Throws {@link EtcdException.MemberNotFound} when etcd no longer knows the id. */
+  void remove(MemberId id);
+
+  /** Maintenance Status of one endpoint (which may be a learner: the call targets that endpoint only). */
+  EndpointStatus status(URI clientUrl);
+
+  /** Whether authentication is enabled on the cluster. */
+  boolean authEnabled();
+
+  /** Creates user root (if missing) with the password, grants it role root, then enables authentication. */
+  void enableAuth(String rootPassword);
+
+  @Override
+  void close();
+
+  /** Opens a connection; a test seam for reconcilers (a fake returns an in-memory cluster). */
+  interface Factory {
+    EtcdAdmin open(EtcdConnection connection);
+  }
+
+  /** Convenience for callers that hold a list of endpoints. */
+  static List<URI> uris(List<String> endpoints) {
+    return endpoints.stream().map(URI::create).toList();
+  }
+}

@@ -1,0 +1,56 @@
+package io.etcdoperator.etcd;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where and how to dial: voter client URLs, optional TLS material, optional credentials, and the per-call bound.
+ * Never log the TLS key or the password: {@link #toString()} names only the endpoints and the modes.
+ */
+public record EtcdConnection(
+    List<URI> endpoints, Optional<ClientTls> tls, Optional<Credentials> credentials, Duration timeout) {
+
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
+  public EtcdConnection {
+    if (endpoints.isEmpty()) {
+      throw new IllegalArgumentException("at least one etcd endpoint is required");
+    }
+    endpoints = List.copyOf(endpoints);
+  }
+
+  public static EtcdConnection plaintext(List<URI> endpoints) {
+    return new EtcdConnection(endpoints, Optional.empty(), Optional.empty(), DEFAULT_TIMEOUT);
+  }
+
+  public EtcdConnection withTimeout(Duration newTimeout) {
+    return new EtcdConnection(endpoints, tls, credentials, newTimeout);
+  }
+
+  @Override
+  public String toString() {
+    return "EtcdConnection[endpoints=" + endpoints + ", tls=" + tls.isPresent() + ", mtls="
+        + tls.map(ClientTls::mutual).orElse(false) + ", auth=" + credentials.isPresent() + ", timeout=" + timeout + "]";
+  }
+
+  /** PEM bytes: the CA to trust, and for mTLS the operator's client certificate and PKCS#8 key. */
+  public record ClientTls(byte[] caPem, byte[] certPem, byte[] keyPem) {
+    public boolean mutual() {
+      return certPem != null && keyPem != null;
+    }
+
+    @Override
+    public String toString() {
+      return "ClientTls[mutual=" + mutual() + "]";
+    }
+  }
+
+  public record Credentials(String user, String password) {
+    @Override
+    public String toString() {
+      return "Credentials[user=" + user + "]";
+    }
+  }
+}

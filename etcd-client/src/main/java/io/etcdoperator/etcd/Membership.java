@@ -1,0 +1,33 @@
+package io.etcdoperator.etcd;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
+
+/** A member list together with the cluster id from the response header. */
+public record Membership(ClusterId clusterId, List<Member> members) {
+
+  public Membership {
+    members = List.copyOf(members);
+  }
+
+  public Optional<Member> byPeerUrl(URI peerUrl) {
+    return members.stream().filter(m -> m.peerUrls().contains(peerUrl)).findFirst();
+  }
+
+  public Optional<Member> byName(String name) {
+    return members.stream().filter(m -> m.name().equals(name)).findFirst();
+  }
+
+  public Optional<Member> byId(MemberId id) {
+    return members.stream().filter(m -> m.id().equals(id)).findFirst();
+  }
+
+  public List<Member> voters() {
+    return members.stream().filter(m -> !m.learner()).toList();
+  }
+
+  public List<Member> learners() {
+    return members.stream().filter(Member::learner).toList();
+  }
+}
