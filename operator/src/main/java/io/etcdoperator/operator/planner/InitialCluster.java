@@ -1,0 +1,46 @@
+package io.etcdoperator.operator.planner;
+
+import io.etcdoperator.etcd.Member;
+import io.etcdoperator.etcd.Membership;
+import java.net.URI;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The value of --initial-cluster: name=peerURL pairs, sorted by name so the string is stable across passes. */
+public final class InitialCluster {
+
+  public record Entry(String name, URI peerUrl) {}
+
+  private InitialCluster() {}
+
+  public static String of(List<Entry> entries) {
+    return entries.stream()
+        .sorted(Comparator.comparing(Entry::name))
+        .map(e -> e.name() + "=" + e.peerUrl())
+        .collect(Collectors.joining(","));
+  }
+
+  /**
+   * Built from etcd's own member list, echoing each member's persisted peer URL verbatim. A member that has not started
+   * has no name in etcd; its EtcdMember (matched by peer URL) names it.
+   */
+  static String from(Membership membership, ObservedCluster observed, ObservedMember joiner) {
+    List<Entry> entries = membership.members().stream()
+        .map(m -> new Entry(nameOf(m, observed, joiner), m.peerUrls().get(0)))
+        .toList();
+    return of(entries);
+  }
+
+  private static String nameOf(Member member, ObservedCluster observed, ObservedMember joiner) {
+    if (member.peerUrls().contains(joiner.peerUrl())) {
+      return joiner.name();
+    }
+    if (member.started()) {
+      return member.name();
+    }
+    return MembershipPlanner.ownerOf(member, observed)
+        .map(ObservedMember::name)
+        .orElseGet(() -> member.peerUrls().get(0).getHost().split("\\.")[0]);
+  }
+}

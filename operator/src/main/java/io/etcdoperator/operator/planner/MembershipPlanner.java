@@ -1,0 +1,208 @@
+package io.etcdoperator.operator.planner;
+
+import io.etcdoperator.etcd.Member;
+import io.etcdoperator.etcd.Membership;
+import io.etcdoperator.operator.planner.EtcdView.Reached;
+import io.etcdoperator.operator.planner.EtcdView.Unreachable;
+import io.etcdoperator.operator.planner.Step.Wait;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides the next single membership step for a cluster. Pure: the same observation always gives the same step.
+ * The order of the checks is the safety argument; docs/concepts.md walks through it.
+ */
+public final class MembershipPlanner {
+
+  static final Duration SHORT = Duration.ofSeconds(2);
+  static final Duration MEDIUM = Duration.ofSeconds(5);
+  static final Duration LONG = Duration.ofSeconds(10);
+
+  public Step next(ObservedCluster observed, int desired) {
+    if (observed.clusterId().isEmpty()) {
+      return bootstrap(observed, desired);
+    }
+    if (observed.anyDeleting()) {
+      return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "a member is being removed", MEDIUM);
+    }
+    Optional<ObservedMember> foreign = observed.members().stream().filter(m -> !m.controlled()).findFirst();
+    if (foreign.isPresent()) {
+      return new Wait(Reason.FOREIGN_MEMBER, foreign.get().name(), LONG);
+    }
+    List<ObservedMember> running = observed.running();
+    if (running.isEmpty()) {
+      return resumeOrStop(observed, desired);
+    }
+    if (!(observed.etcd() instanceof Reached reached)) {
+      return unreachable(observed.etcd());
+    }
+    Membership membership = reached.membership();
+    Optional<Step> orphanStep = removeOrphans(observed, membership);
+    if (orphanStep.isPresent()) {
+      return orphanStep.get();
+    }
+    Optional<ObservedMember> joiner = observed.pendingJoiner();
+    if (joiner.isPresent()) {
+      return join(joiner.get(), observed, membership);
+    }
+    Optional<Step> learnerStep = promoteLearners(observed, membership);
+    if (learnerStep.isPresent()) {
+      return learnerStep.get();
+    }
+    return resize(observed, membership, desired);
+  }
+
+  private Step bootstrap(ObservedCluster observed, int desired) {
+    if (desired == 0) {
+      return new Step.Converged(Reason.PAUSED_FROM_START);
+    }
+    Optional<ObservedMember> seed = observed.seed();
+    if (seed.isEmpty()) {
+      if (observed.anyDeleting()) {
+        return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "an earlier seed is being removed", MEDIUM);
+      }
+      return new Step.CreateSeed();
+    }
+    ObservedMember s = seed.get();
+    if (!s.controlled()) {
+      return new Wait(Reason.FOREIGN_MEMBER, s.name(), LONG);
+    }
+    if (s.pending()) {
+      return new Step.CompleteSeed(s.name(), InitialCluster.of(List.of(new InitialCluster.Entry(s.name(), s.peerUrl()))));
+    }
+    if (!s.hasPod()) {
+      return new Wait(Reason.WAITING_FOR_SEED, "seed member " + s.name() + " has no Pod yet", MEDIUM);
+    }
+    if (observed.etcd() instanceof Unreachable u) {
+      return unreachable(u);
+    }
+    if (observed.etcd() instanceof Reached reached) {
+      Membership m = reached.membership();
+      boolean formedBySeed = m.members().size() == 1
+          && (m.members().get(0).name().equals(s.name()) || m.members().get(0).peerUrls().contains(s.peerUrl()));
+      if (formedBySeed) {
+        return new Step.LatchClusterId(m.clusterId());
+      }
+      return new Wait(Reason.WAITING_FOR_SEED, "seed answered with an unexpected member list", MEDIUM);
+    }
+    return new Wait(Reason.WAITING_FOR_SEED, "waiting for seed member " + s.name(), MEDIUM);
+  }
+
+  private Step resumeOrStop(ObservedCluster observed, int desired) {
+    if (desired == 0) {
+      return new Step.Converged(Reason.PAUSED);
+    }
+    Optional<ObservedMember> dormant = observed.dormant().stream().sorted(ObservedCluster.NEWEST_FIRST).findFirst();
+    if (dormant.isPresent()) {
+      return new Step.Wake(dormant.get().name());
+    }
+    return new Wait(Reason.ALL_MEMBERS_LOST, "no running or dormant member is left", LONG);
+  }
+
+  private Step join(ObservedMember joiner, ObservedCluster observed, Membership membership) {
+    if (membership.byPeerUrl(joiner.peerUrl()).isEmpty()) {
+      if (!membership.learners().isEmpty()) {
+        // etcd admits one learner at a time; the earlier one must be promoted or removed first.
+        return new Wait(Reason.LEARNER_CATCHING_UP, "another learner is still joining", SHORT);
+      }
+      return new Step.AddLearner(joiner.name(), joiner.peerUrl());
+    }
+    return new Step.WriteInitialCluster(joiner.name(), InitialCluster.from(membership, observed, joiner));
+  }
+
+  private Optional<Step> promoteLearners(ObservedCluster observed, Membership membership) {
+    for (Member learner : membership.learners()) {
+      Optional<ObservedMember> owner = ownerOf(learner, observed);
+      if (owner.isEmpty()) {
+        continue; // orphans were removed before this check
+      }
+      if (!owner.get().hasPod() || !learner.started()) {
+        return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet", SHORT));
+      }
+      return Optional.of(new Step.PromoteLearner(owner.get().name(), learner.id()));
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Step> removeOrphans(ObservedCluster observed, Membership membership) {
+    for (Member member : membership.members()) {
+      if (ownerOf(member, observed).isPresent()) {
+        continue;
+      }
+      int voters = membership.voters().size();
+      int readyVoters = readyVoters(observed, membership);
+      if (member.learner() || Quorum.holds(readyVoters, voters - 1)) {
+        return Optional.of(new Step.RemoveOrphan(member.id(), member.name()));
+      }
+      return Optional.of(new Wait(Reason.QUORUM_AT_RISK, "orphan member " + member.id() + " kept for quorum", LONG));
+    }
+    return Optional.empty();
+  }
+
+  private Step resize(ObservedCluster observed, Membership membership, int desired) {
+    List<ObservedMember> running = observed.running();
+    if (running.size() < desired) {
+      Optional<ObservedMember> dormant = observed.dormant().stream().findFirst();
+      if (dormant.isPresent()) {
+        return new Step.Wake(dormant.get().name());
+      }
+      long unready = running.stream().filter(m -> !m.ready()).count();
+      if (unready > 0) {
+        return new Wait(Reason.MEMBERS_NOT_READY, unready + " of " + running.size() + " members not ready", MEDIUM);
+      }
+      return new Step.CreateMember();
+    }
+    if (running.size() > desired) {
+      if (desired == 0 && running.size() == 1) {
+        return new Step.Pause(running.get(0).name());
+      }
+      ObservedMember victim = running.stream().sorted(ObservedCluster.NEWEST_FIRST).findFirst().orElseThrow();
+      if (!quorumSurvivesRemoval(victim, observed, membership)) {
+        return new Wait(Reason.QUORUM_AT_RISK, "removing " + victim.name() + " now would lose quorum", LONG);
+      }
+      return new Step.RemoveMember(victim.name());
+    }
+    long unready = running.stream().filter(m -> !m.ready()).count();
+    if (unready > 0) {
+      return new Wait(Reason.MEMBERS_NOT_READY, unready + " of " + running.size() + " members not ready", MEDIUM);
+    }
+    return new Step.Converged(Reason.RECONCILED);
+  }
+
+  private boolean quorumSurvivesRemoval(ObservedMember victim, ObservedCluster observed, Membership membership) {
+    Optional<Member> inEtcd = etcdEntryOf(victim, membership);
+    if (inEtcd.isEmpty() || inEtcd.get().learner()) {
+      return true;
+    }
+    int votersAfter = membership.voters().size() - 1;
+    int readyAfter = readyVoters(observed, membership) - (victim.ready() ? 1 : 0);
+    return Quorum.holds(readyAfter, votersAfter);
+  }
+
+  /** Running, ready EtcdMembers whose etcd entry is a voter. */
+  static int readyVoters(ObservedCluster observed, Membership membership) {
+    return (int) observed.running().stream()
+        .filter(ObservedMember::ready)
+        .filter(m -> etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
+        .count();
+  }
+
+  static Optional<Member> etcdEntryOf(ObservedMember member, Membership membership) {
+    return membership.byPeerUrl(member.peerUrl()).or(() -> membership.byName(member.name()));
+  }
+
+  static Optional<ObservedMember> ownerOf(Member member, ObservedCluster observed) {
+    return observed.members().stream()
+        .filter(m -> member.peerUrls().contains(m.peerUrl()) || (member.started() && member.name().equals(m.name())))
+        .findFirst();
+  }
+
+  private static Step unreachable(EtcdView view) {
+    if (view instanceof Unreachable u) {
+      return new Wait(u.reason(), u.detail(), LONG);
+    }
+    return new Wait(Reason.CLUSTER_UNREACHABLE, "no voter endpoint to dial", MEDIUM);
+  }
+
+}

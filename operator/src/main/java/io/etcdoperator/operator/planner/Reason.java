@@ -1,0 +1,58 @@
+package io.etcdoperator.operator.planner;
+
+/**
+ * Every "not yet" and "cannot" the operator reports. The condition reason, the event reason and the log key all use
+ * {@link #reason()}, so one name follows a problem everywhere it shows up.
+ */
+public enum Reason {
+  INITIAL_SNAPSHOT("InitialSnapshot", "target latched from spec for the first time"),
+  SPEC_CHANGED("SpecChanged", "new spec latched as target"),
+  RETRY_AFTER_DEADLINE("RetryAfterDeadline", "spec changed after the deadline; new target latched"),
+  INVALID_SPEC("InvalidSpec", "spec change refused; the latched target is kept"),
+  PAUSED("Paused", "cluster is paused (replicas: 0)"),
+  PAUSED_FROM_START("Paused", "cluster declared paused from the start; not bootstrapping"),
+  BOOTSTRAPPING("Bootstrapping", "creating the seed member"),
+  WAITING_FOR_SEED("WaitingForSeed", "waiting for the seed member to form the cluster"),
+  CLUSTER_DISCOVERED("ClusterDiscovered", "etcd cluster discovered"),
+  CLUSTER_UNREACHABLE("ClusterUnreachable", "etcd cluster cannot be reached"),
+  AUTH_REQUIRED_NOT_CONFIGURED("AuthRequiredNotConfigured", "etcd requires authentication but spec.auth is not enabled"),
+  AUTH_CREDENTIALS_REJECTED("AuthCredentialsRejected", "etcd rejected the root credentials"),
+  MEMBER_CREATED("MemberCreated", "member created for scale-up"),
+  LEARNER_ADDED("LearnerAdded", "member added to etcd as a learner"),
+  MEMBER_JOINING("MemberJoining", "member's initial cluster written; waiting for it to start"),
+  LEARNER_CATCHING_UP("LearnerCatchingUp", "learner not yet in sync with the leader"),
+  LEARNER_PROMOTED("LearnerPromoted", "learner promoted to voter"),
+  MEMBERS_NOT_READY("MembersNotReady", "waiting for existing members to become Ready before the next step"),
+  MEMBER_REMOVAL_IN_PROGRESS("MemberRemovalInProgress", "waiting for an in-flight member removal"),
+  MEMBER_REMOVED("MemberRemoved", "member deleted for scale-down"),
+  ORPHAN_REMOVED("OrphanMemberRemoved", "etcd member without an EtcdMember removed"),
+  QUORUM_AT_RISK("QuorumAtRisk", "removing a member now would lose quorum"),
+  WAKING_DORMANT("WakingDormantMember", "waking the dormant member"),
+  PAUSING("Pausing", "parking the last member (dormant)"),
+  FOREIGN_MEMBER("ForeignMember", "a member is not controlled by this cluster; refusing to adopt it"),
+  ALL_MEMBERS_LOST("AllMembersLost", "every member is gone; the data cannot be recovered in place"),
+  DEADLINE_EXCEEDED("DeadlineExceeded", "could not reach the target within the progress deadline"),
+  BOOTSTRAP_FAILED("BootstrapFailed", "could not bootstrap within the progress deadline"),
+  RECONCILED("Reconciled", "actual state matches status.observed"),
+  QUORUM_HEALTHY("QuorumHealthy", "all members are ready"),
+  QUORUM_AVAILABLE("QuorumAvailable", "quorum available"),
+  MEMBERS_UNHEALTHY("MembersUnhealthy", "some members are not ready"),
+  QUORUM_LOST("QuorumLost", "quorum lost");
+
+  private final String reason;
+  private final String description;
+
+  Reason(String reason, String description) {
+    this.reason = reason;
+    this.description = description;
+  }
+
+  /** The CamelCase name used as condition reason and event reason. */
+  public String reason() {
+    return reason;
+  }
+
+  public String description() {
+    return description;
+  }
+}

@@ -1,0 +1,95 @@
+package io.etcdoperator.operator.planner;
+
+import io.etcdoperator.etcd.ClusterId;
+import io.etcdoperator.etcd.MemberId;
+import java.net.URI;
+import java.time.Duration;
+
+/** The single next action for a cluster. Each one is one write; the reconciler returns after it. */
+public sealed interface Step {
+
+  Reason reason();
+
+  /** Create the one seed EtcdMember (bootstrap=true, initial cluster still empty). */
+  record CreateSeed() implements Step {
+    public Reason reason() {
+      return Reason.BOOTSTRAPPING;
+    }
+  }
+
+  /** Write the seed's initial cluster (just itself) so its Pod can start with --initial-cluster-state=new. */
+  record CompleteSeed(String member, String initialCluster) implements Step {
+    public Reason reason() {
+      return Reason.BOOTSTRAPPING;
+    }
+  }
+
+  /** Record the cluster id that the seed formed; from now on it never changes. */
+  record LatchClusterId(ClusterId clusterId) implements Step {
+    public Reason reason() {
+      return Reason.CLUSTER_DISCOVERED;
+    }
+  }
+
+  /** Create a new EtcdMember (pending: empty initial cluster) for scale-up. */
+  record CreateMember() implements Step {
+    public Reason reason() {
+      return Reason.MEMBER_CREATED;
+    }
+  }
+
+  /** MemberAddAsLearner for a pending member's peer URL. */
+  record AddLearner(String member, URI peerUrl) implements Step {
+    public Reason reason() {
+      return Reason.LEARNER_ADDED;
+    }
+  }
+
+  /** Write a pending member's initial cluster, taken from etcd's member list after its learner add. */
+  record WriteInitialCluster(String member, String initialCluster) implements Step {
+    public Reason reason() {
+      return Reason.MEMBER_JOINING;
+    }
+  }
+
+  /** MemberPromote; etcd refuses while the learner lags, which the executor reports as LearnerCatchingUp. */
+  record PromoteLearner(String member, MemberId id) implements Step {
+    public Reason reason() {
+      return Reason.LEARNER_PROMOTED;
+    }
+  }
+
+  /** Delete the EtcdMember; its finalizer runs MemberRemove before the Pod and PVC go. */
+  record RemoveMember(String member) implements Step {
+    public Reason reason() {
+      return Reason.MEMBER_REMOVED;
+    }
+  }
+
+  /** MemberRemove for an etcd member that no EtcdMember of this cluster accounts for. */
+  record RemoveOrphan(MemberId id, String name) implements Step {
+    public Reason reason() {
+      return Reason.ORPHAN_REMOVED;
+    }
+  }
+
+  /** Park the last member: its Pod goes, its PVC stays (replicas: 0). */
+  record Pause(String member) implements Step {
+    public Reason reason() {
+      return Reason.PAUSING;
+    }
+  }
+
+  /** Bring a parked member back on its PVC with the same member id. */
+  record Wake(String member) implements Step {
+    public Reason reason() {
+      return Reason.WAKING_DORMANT;
+    }
+  }
+
+  /** Nothing to do now; look again after {@code recheck}. */
+  record Wait(Reason reason, String detail, Duration recheck) implements Step {}
+
+  /** The membership matches the target. */
+  record Converged(Reason reason) implements Step {}
+}

@@ -1,0 +1,88 @@
+package io.etcdoperator.operator.resources;
+
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.api.v1alpha2.EtcdOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The etcd flags for one member: identity, URLs, initial cluster, typed options, then TLS. */
+public final class EtcdCommandLine {
+
+  public static final String DATA_MOUNT = "/var/lib/etcd";
+  public static final String CLIENT_TLS_MOUNT = "/etc/etcd/tls/client";
+  public static final String PEER_TLS_MOUNT = "/etc/etcd/tls/peer";
+  private static final String SUBPATH = "[a-zA-Z0-9][a-zA-Z0-9._-]*";
+
+  private EtcdCommandLine() {}
+
+  /** @param existingCluster whether to join an existing cluster ("existing") rather than form a new one ("new") */
+  public static List<String> args(EtcdMember member, boolean existingCluster) {
+    String name = member.getMetadata().getName();
+    MemberTlsView tls = MemberTlsView.of(member);
+    String cs = tls.clientTls() ? "https" : "http";
+    String ps = tls.peerTls() ? "https" : "http";
+    List<String> args = new ArrayList<>();
+    args.add("--name=" + name);
+    args.add("--data-dir=" + dataDir(member));
+    args.add("--listen-peer-urls=" + ps + "://0.0.0.0:" + Names.PEER_PORT);
+    args.add("--listen-client-urls=" + cs + "://0.0.0.0:" + Names.CLIENT_PORT);
+    args.add("--advertise-client-urls=" + Names.clientUrl(member));
+    args.add("--initial-advertise-peer-urls=" + Names.peerUrl(member));
+    args.add("--initial-cluster=" + member.getSpec().getInitialCluster());
+    args.add("--initial-cluster-token=" + member.getSpec().getClusterToken());
+    args.add("--initial-cluster-state=" + (existingCluster ? "existing" : "new"));
+    args.add("--listen-metrics-urls=http://0.0.0.0:" + Names.METRICS_PORT);
+    options(member.getSpec().getOptions(), args);
+    tlsFlags(tls, args);
+    return args;
+  }
+
+  /** The volume root, or a validated sub-directory for adopted members; anything suspicious falls back to the root. */
+  public static String dataDir(EtcdMember member) {
+    Map<String, String> annotations = member.getMetadata().getAnnotations();
+    String sub = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_DATA_DIR_SUBPATH);
+    if (sub != null && sub.matches(SUBPATH) && !sub.contains("..")) {
+      return DATA_MOUNT + "/" + sub;
+    }
+    return DATA_MOUNT;
+  }
+
+  private static void options(EtcdOptions options, List<String> args) {
+    if (options == null) {
+      return;
+    }
+    if (options.getQuotaBackendBytes() != null) {
+      args.add("--quota-backend-bytes=" + options.getQuotaBackendBytes());
+    }
+    if (options.getAutoCompactionMode() != null) {
+      args.add("--auto-compaction-mode=" + options.getAutoCompactionMode());
+    }
+    if (options.getAutoCompactionRetention() != null) {
+      args.add("--auto-compaction-retention=" + options.getAutoCompactionRetention());
+    }
+    if (options.getSnapshotCount() != null) {
+      args.add("--snapshot-count=" + options.getSnapshotCount());
+    }
+  }
+
+  private static void tlsFlags(MemberTlsView tls, List<String> args) {
+    if (tls.clientTls()) {
+      args.add("--cert-file=" + CLIENT_TLS_MOUNT + "/tls.crt");
+      args.add("--key-file=" + CLIENT_TLS_MOUNT + "/tls.key");
+      if (tls.clientMtls()) {
+        args.add("--client-cert-auth=true");
+        args.add("--trusted-ca-file=" + CLIENT_TLS_MOUNT + "/ca.crt");
+      }
+    }
+    if (tls.peerSecret() != null) {
+      args.add("--peer-cert-file=" + PEER_TLS_MOUNT + "/tls.crt");
+      args.add("--peer-key-file=" + PEER_TLS_MOUNT + "/tls.key");
+      args.add("--peer-trusted-ca-file=" + PEER_TLS_MOUNT + "/ca.crt");
+      args.add("--peer-client-cert-auth=true");
+    } else if (tls.peerAutoTls()) {
+      args.add("--peer-auto-tls");
+    }
+  }
+}

@@ -1,0 +1,176 @@
+package io.etcdoperator.operator.resources;
+
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.fabric8.kubernetes.api.model.Capabilities;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The Pod of one etcd member. Restricted-PodSecurity compatible; everything comes from the EtcdMember. */
+public final class MemberPods {
+
+  public static final String CONTAINER = "etcd";
+  public static final long NON_ROOT_ID = 65532L;
+
+  private MemberPods() {}
+
+  /**
+   * @param image the etcd image for spec.version
+   * @param existingCluster see {@link EtcdCommandLine#args}
+   */
+  public static Pod build(EtcdMember member, String image, boolean existingCluster) {
+    EtcdMemberSpec spec = member.getSpec();
+    String name = member.getMetadata().getName();
+    Map<String, String> labels = new LinkedHashMap<>(Labels.member(spec.getClusterName(), name));
+    if (member.getStatus() != null && Boolean.TRUE.equals(member.getStatus().getIsVoter())) {
+      labels.put(EtcdOperatorApi.LABEL_ROLE, EtcdOperatorApi.ROLE_VOTER);
+    }
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(member.getMetadata().getNamespace())
+        .withLabels(Labels.withUserLabels(labels, spec.getAdditionalMetadata()))
+        .withAnnotations(Labels.withUserAnnotations(Map.of(), spec.getAdditionalMetadata()))
+        .withOwnerReferences(Owners.controller(member))
+        .endMetadata()
+        .withNewSpec()
+        .withHostname(name)
+        .withSubdomain(Names.memberService(member))
+        .withAutomountServiceAccountToken(false)
+        .withEnableServiceLinks(false)
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withRunAsUser(NON_ROOT_ID)
+        .withRunAsGroup(NON_ROOT_ID)
+        .withFsGroup(NON_ROOT_ID)
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+        .endSecurityContext()
+        .withContainers(new ContainerBuilder()
+            .withName(CONTAINER)
+            .withImage(image)
+            .withCommand("/usr/local/bin/etcd")
+            .withArgs(EtcdCommandLine.args(member, existingCluster))
+            .withPorts(port("client", Names.CLIENT_PORT), port("peer", Names.PEER_PORT),
+                port("metrics", Names.METRICS_PORT))
+            .withResources(resources(spec.getResources()))
+            .withVolumeMounts(mounts(member))
+            .withReadinessProbe(readiness())
+            .withLivenessProbe(liveness())
+            .withSecurityContext(new SecurityContextBuilder()
+                .withAllowPrivilegeEscalation(false)
+                .withCapabilities(new Capabilities(null, List.of("ALL")))
+                .build())
+            .build())
+        .withVolumes(volumes(member))
+        .withAffinity(spec.getAffinity())
+        .withTopologySpreadConstraints(spec.getTopologySpreadConstraints())
+        .withImagePullSecrets(spec.getImagePullSecrets())
+        .endSpec()
+        .build();
+  }
+
+  public static boolean memoryBacked(EtcdMemberSpec spec) {
+    return spec.getStorage() != null && "Memory".equals(spec.getStorage().getMedium());
+  }
+
+  /** An unset (all-empty) requirement falls back to modest requests; anything the user set is kept as is. */
+  static ResourceRequirements resources(ResourceRequirements requested) {
+    boolean empty = requested == null
+        || (isEmpty(requested.getRequests()) && isEmpty(requested.getLimits()) && isEmpty(requested.getClaims()));
+    if (!empty) {
+      return requested;
+    }
+    return new ResourceRequirementsBuilder()
+        .addToRequests("cpu", new Quantity("100m"))
+        .addToRequests("memory", new Quantity("128Mi"))
+        .build();
+  }
+
+  private static boolean isEmpty(Map<?, ?> map) {
+    return map == null || map.isEmpty();
+  }
+
+  private static boolean isEmpty(List<?> list) {
+    return list == null || list.isEmpty();
+  }
+
+  private static ContainerPort port(String name, int port) {
+    return new ContainerPortBuilder().withName(name).withContainerPort(port).withProtocol("TCP").build();
+  }
+
+  /** Ready when etcd's own /health says so (it fails without a leader or with an alarm). */
+  private static Probe readiness() {
+    return new ProbeBuilder()
+        .withNewHttpGet().withPath("/health").withPort(new IntOrString(Names.METRICS_PORT)).withScheme("HTTP").endHttpGet()
+        .withInitialDelaySeconds(5).withPeriodSeconds(5).withFailureThreshold(3).withTimeoutSeconds(3)
+        .build();
+  }
+
+  /** Alive while the peer port accepts connections: deliberately not quorum-aware, so quorum loss restarts nothing. */
+  private static Probe liveness() {
+    return new ProbeBuilder()
+        .withNewTcpSocket().withPort(new IntOrString(Names.PEER_PORT)).endTcpSocket()
+        .withInitialDelaySeconds(15).withPeriodSeconds(10).withFailureThreshold(3).withTimeoutSeconds(3)
+        .build();
+  }
+
+  private static List<VolumeMount> mounts(EtcdMember member) {
+    MemberTlsView tls = MemberTlsView.of(member);
+    List<VolumeMount> mounts = new ArrayList<>();
+    mounts.add(new VolumeMountBuilder().withName("data").withMountPath(EtcdCommandLine.DATA_MOUNT).build());
+    if (tls.clientTls()) {
+      mounts.add(new VolumeMountBuilder().withName("tls-client").withMountPath(EtcdCommandLine.CLIENT_TLS_MOUNT)
+          .withReadOnly(true).build());
+    }
+    if (tls.peerSecret() != null) {
+      mounts.add(new VolumeMountBuilder().withName("tls-peer").withMountPath(EtcdCommandLine.PEER_TLS_MOUNT)
+          .withReadOnly(true).build());
+    }
+    return mounts;
+  }
+
+  private static List<Volume> volumes(EtcdMember member) {
+    EtcdMemberSpec spec = member.getSpec();
+    MemberTlsView tls = MemberTlsView.of(member);
+    List<Volume> volumes = new ArrayList<>();
+    if (memoryBacked(spec)) {
+      volumes.add(new VolumeBuilder().withName("data")
+          .withNewEmptyDir().withMedium("Memory").withSizeLimit(spec.getStorage().getSize()).endEmptyDir().build());
+    } else {
+      volumes.add(new VolumeBuilder().withName("data")
+          .withNewPersistentVolumeClaim().withClaimName(Names.dataPvc(member.getMetadata().getName()))
+          .endPersistentVolumeClaim().build());
+    }
+    if (tls.clientTls()) {
+      volumes.add(secretVolume("tls-client", tls.clientSecret()));
+    }
+    if (tls.peerSecret() != null) {
+      volumes.add(secretVolume("tls-peer", tls.peerSecret()));
+    }
+    return volumes;
+  }
+
+  private static Volume secretVolume(String name, String secret) {
+    return new VolumeBuilder().withName(name).withNewSecret().withSecretName(secret).withDefaultMode(0440).endSecret()
+        .build();
+  }
+}

@@ -1,0 +1,71 @@
+package io.etcdoperator.operator.resources;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import java.net.URI;
+import java.util.Map;
+
+/** Every name and DNS name the operator generates, in one place. */
+public final class Names {
+
+  public static final int CLIENT_PORT = 2379;
+  public static final int PEER_PORT = 2380;
+  public static final int METRICS_PORT = 2381;
+
+  private Names() {}
+
+  public static String headlessService(EtcdCluster cluster) {
+    return cluster.getMetadata().getName();
+  }
+
+  public static String clientService(EtcdCluster cluster) {
+    return cluster.getMetadata().getName() + "-client";
+  }
+
+  public static String disruptionBudget(EtcdCluster cluster) {
+    return cluster.getMetadata().getName();
+  }
+
+  public static String memberPrefix(EtcdCluster cluster) {
+    return cluster.getMetadata().getName() + "-";
+  }
+
+  public static String dataPvc(String member) {
+    return "data-" + member;
+  }
+
+  /** The Service a member's DNS name hangs off: the adoption annotation, else the cluster's headless Service. */
+  public static String memberService(EtcdMember member) {
+    Map<String, String> annotations = member.getMetadata().getAnnotations();
+    String adopted = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_HEADLESS_SERVICE_NAME);
+    return adopted != null && !adopted.isBlank() ? adopted : member.getSpec().getClusterName();
+  }
+
+  public static String memberHost(String member, String service, String namespace) {
+    return member + "." + service + "." + namespace + ".svc";
+  }
+
+  public static URI peerUrl(String member, String service, String namespace, boolean tls) {
+    return URI.create((tls ? "https" : "http") + "://" + memberHost(member, service, namespace) + ":" + PEER_PORT);
+  }
+
+  public static URI clientUrl(String member, String service, String namespace, boolean tls) {
+    return URI.create((tls ? "https" : "http") + "://" + memberHost(member, service, namespace) + ":" + CLIENT_PORT);
+  }
+
+  public static URI peerUrl(EtcdMember member) {
+    return peerUrl(member.getMetadata().getName(), memberService(member), member.getMetadata().getNamespace(),
+        MemberTlsView.of(member).peerTls());
+  }
+
+  public static URI clientUrl(EtcdMember member) {
+    return clientUrl(member.getMetadata().getName(), memberService(member), member.getMetadata().getNamespace(),
+        MemberTlsView.of(member).clientTls());
+  }
+
+  public static String clusterToken(EtcdCluster cluster) {
+    return cluster.getMetadata().getNamespace() + "-" + cluster.getMetadata().getName() + "-"
+        + cluster.getMetadata().getUid();
+  }
+}
