@@ -1,0 +1,69 @@
+package io.etcdoperator.localkube;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Command lines of the three control-plane processes, all bound to 127.0.0.1. */
+final class ControlPlaneFlags {
+
+    private ControlPlaneFlags() {
+    }
+
+    static List<String> etcd(Path binary, Path workDir, URI clientUrl, int peerPort) {
+        String peerUrl = "http://127.0.0.1:" + peerPort;
+        return List.of(binary.toString(),
+                "--name=store",
+                "--data-dir=" + workDir.resolve("etcd"),
+                "--listen-client-urls=" + clientUrl,
+                "--advertise-client-urls=" + clientUrl,
+                "--listen-peer-urls=" + peerUrl,
+                "--initial-advertise-peer-urls=" + peerUrl,
+                "--initial-cluster=store=" + peerUrl,
+                "--initial-cluster-state=new",
+                "--logger=zap",
+                "--log-outputs=stderr");
+    }
+
+    /** The endpoint reconciler is off because Endpoints may not hold the loopback address the server advertises. */
+    static List<String> apiServer(Path binary, Path certDir, URI etcd, int port, Path tokenFile,
+            ServiceAccountKeys keys) {
+        return List.of(binary.toString(),
+                "--etcd-servers=" + etcd,
+                "--bind-address=127.0.0.1",
+                "--advertise-address=127.0.0.1",
+                "--secure-port=" + port,
+                "--cert-dir=" + certDir,
+                "--token-auth-file=" + tokenFile,
+                "--authorization-mode=RBAC",
+                "--service-account-issuer=https://kubernetes.default.svc",
+                "--service-account-key-file=" + keys.publicKey(),
+                "--service-account-signing-key-file=" + keys.privateKey(),
+                "--service-cluster-ip-range=10.96.0.0/16",
+                "--allow-privileged=true",
+                "--endpoint-reconciler-type=none",
+                "--profiling=false");
+    }
+
+    /**
+     * All default controllers but the token controller (nothing here mounts service-account secrets). The insecure
+     * port 10252 is disabled so that several control planes can run on one machine.
+     */
+    static List<String> controllerManager(Path binary, Path certDir, Path kubeconfig, int port,
+            ServiceAccountKeys keys, Path rootCa) {
+        return List.of(binary.toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--authentication-kubeconfig=" + kubeconfig,
+                "--authorization-kubeconfig=" + kubeconfig,
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + port,
+                "--port=0",
+                "--cert-dir=" + certDir,
+                "--service-account-private-key-file=" + keys.privateKey(),
+                "--root-ca-file=" + rootCa,
+                "--use-service-account-credentials=false",
+                "--leader-elect=false",
+                "--controllers=*,-serviceaccount-token",
+                "--profiling=false");
+    }
+}
