@@ -1,0 +1,47 @@
+package io.etcdoperator.api.v1alpha2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import java.util.Objects;
+
+/** etcd authentication with a single root user. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class AuthSpec {
+
+  private Boolean enabled;
+
+  private LocalObjectReference rootCredentialsSecretRef;
+
+  public Boolean getEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(Boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public LocalObjectReference getRootCredentialsSecretRef() {
+    return rootCredentialsSecretRef;
+  }
+
+  public void setRootCredentialsSecretRef(LocalObjectReference rootCredentialsSecretRef) {
+    this.rootCredentialsSecretRef = rootCredentialsSecretRef;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof AuthSpec that)) {
+      return false;
+    }
+    return Objects.equals(enabled, that.enabled)
+        && Objects.equals(rootCredentialsSecretRef, that.rootCredentialsSecretRef);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(enabled, rootCredentialsSecretRef);
+  }
+}

@@ -1,0 +1,46 @@
+package io.etcdoperator.api.v1alpha2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Objects;
+
+/** TLS for the client (2379) and peer (2380) planes; an absent plane is plaintext. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ClusterTls {
+
+  private ClientTls client;
+
+  private PeerTls peer;
+
+  public ClientTls getClient() {
+    return client;
+  }
+
+  public void setClient(ClientTls client) {
+    this.client = client;
+  }
+
+  public PeerTls getPeer() {
+    return peer;
+  }
+
+  public void setPeer(PeerTls peer) {
+    this.peer = peer;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof ClusterTls that)) {
+      return false;
+    }
+    return Objects.equals(client, that.client)
+        && Objects.equals(peer, that.peer);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(client, peer);
+  }
+}

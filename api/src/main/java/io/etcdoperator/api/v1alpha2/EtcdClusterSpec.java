@@ -1,0 +1,236 @@
+package io.etcdoperator.api.v1alpha2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
+import java.util.List;
+import java.util.Objects;
+
+/** Desired state of an etcd cluster. Rules with oldSelf run on update only. */
+@ValidationRule(
+    value = "!(has(self.replicas) && self.replicas == 0 && has(self.storage) && has(self.storage.medium) && self.storage.medium == 'Memory')",
+    message = "replicas cannot be 0 with storage.medium Memory: a paused tmpfs-backed cluster would have nothing to resume from")
+@ValidationRule(
+    value = "!has(self.storage) || !has(self.storage.medium) || "
+        + "self.storage.medium != 'Memory' || "
+        + "(has(self.storage.size) && quantity(string(self.storage.size)).isGreaterThan(quantity('0')))",
+    message = "storage.size must be greater than zero when storage.medium is Memory")
+@ValidationRule(
+    value = "has(self.tls) == has(oldSelf.tls)",
+    message = "tls cannot be added to or removed from an existing cluster; recreate the cluster instead")
+@ValidationRule(
+    value = "!has(self.tls) || !has(oldSelf.tls) || self.tls == oldSelf.tls",
+    message = "tls is immutable; recreate the cluster to change it")
+@ValidationRule(
+    value = "(has(self.storage) && has(self.storage.storageClassName)) == (has(oldSelf.storage) && has(oldSelf.storage.storageClassName))",
+    message = "storage.storageClassName cannot be added or removed after creation")
+@ValidationRule(
+    value = "!has(self.storage) || !has(oldSelf.storage) || "
+        + "!has(self.storage.storageClassName) || "
+        + "!has(oldSelf.storage.storageClassName) || "
+        + "self.storage.storageClassName == oldSelf.storage.storageClassName",
+    message = "storage.storageClassName is immutable")
+@ValidationRule(
+    value = "has(self.auth) == has(oldSelf.auth)",
+    message = "auth cannot be added to or removed from an existing cluster; recreate the cluster instead")
+@ValidationRule(
+    value = "!has(self.auth) || !has(oldSelf.auth) || self.auth == oldSelf.auth",
+    message = "auth is immutable; recreate the cluster to change it")
+@ValidationRule(
+    value = "!has(self.auth) || !has(self.auth.enabled) || "
+        + "!self.auth.enabled || (has(self.tls) && has(self.tls.client))",
+    message = "auth.enabled requires tls.client, so that credentials never cross the network in plaintext")
+@ValidationRule(
+    value = "!has(self.auth) || !has(self.auth.enabled) || "
+        + "!self.auth.enabled || has(self.auth.rootCredentialsSecretRef)",
+    message = "auth.enabled requires auth.rootCredentialsSecretRef")
+@ValidationRule(
+    value = "has(self.bootstrap) == has(oldSelf.bootstrap)",
+    message = "bootstrap cannot be added to or removed from an existing cluster")
+@ValidationRule(
+    value = "!has(self.bootstrap) || !has(oldSelf.bootstrap) || "
+        + "self.bootstrap == oldSelf.bootstrap",
+    message = "bootstrap is immutable: it is only read when the cluster is first formed")
+@ValidationRule(
+    value = "!has(self.bootstrap) || !has(self.bootstrap.restore) || "
+        + "!has(self.storage) || !has(self.storage.medium) || "
+        + "self.storage.medium != 'Memory'",
+    message = "bootstrap.restore cannot be used with storage.medium Memory")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class EtcdClusterSpec {
+
+  @SpecReplicas
+  @Default("3")
+  @Min(0)
+  private Integer replicas;
+
+  @Required
+  @Pattern(SchemaPatterns.ETCD_VERSION)
+  private String version;
+
+  @Default("{\"size\": \"1Gi\", \"medium\": \"\"}")
+  private StorageSpec storage;
+
+  @Default("600")
+  @Min(1)
+  private Integer progressDeadlineSeconds;
+
+  private ClusterTls tls;
+
+  private AuthSpec auth;
+
+  private BootstrapSpec bootstrap;
+
+  private ResourceRequirements resources;
+
+  private AdditionalMetadata additionalMetadata;
+
+  private Affinity affinity;
+
+  private List<TopologySpreadConstraint> topologySpreadConstraints;
+
+  private EtcdOptions options;
+
+  private List<LocalObjectReference> imagePullSecrets;
+
+  public Integer getReplicas() {
+    return replicas;
+  }
+
+  public void setReplicas(Integer replicas) {
+    this.replicas = replicas;
+  }
+
+  public String getVersion() {
+    return version;
+  }
+
+  public void setVersion(String version) {
+    this.version = version;
+  }
+
+  public StorageSpec getStorage() {
+    return storage;
+  }
+
+  public void setStorage(StorageSpec storage) {
+    this.storage = storage;
+  }
+
+  public Integer getProgressDeadlineSeconds() {
+    return progressDeadlineSeconds;
+  }
+
+  public void setProgressDeadlineSeconds(Integer progressDeadlineSeconds) {
+    this.progressDeadlineSeconds = progressDeadlineSeconds;
+  }
+
+  public ClusterTls getTls() {
+    return tls;
+  }
+
+  public void setTls(ClusterTls tls) {
+    this.tls = tls;
+  }
+
+  public AuthSpec getAuth() {
+    return auth;
+  }
+
+  public void setAuth(AuthSpec auth) {
+    this.auth = auth;
+  }
+
+  public BootstrapSpec getBootstrap() {
+    return bootstrap;
+  }
+
+  public void setBootstrap(BootstrapSpec bootstrap) {
+    this.bootstrap = bootstrap;
+  }
+
+  public ResourceRequirements getResources() {
+    return resources;
+  }
+
+  public void setResources(ResourceRequirements resources) {
+    this.resources = resources;
+  }
+
+  public AdditionalMetadata getAdditionalMetadata() {
+    return additionalMetadata;
+  }
+
+  public void setAdditionalMetadata(AdditionalMetadata additionalMetadata) {
+    this.additionalMetadata = additionalMetadata;
+  }
+
+  public Affinity getAffinity() {
+    return affinity;
+  }
+
+  public void setAffinity(Affinity affinity) {
+    this.affinity = affinity;
+  }
+
+  public List<TopologySpreadConstraint> getTopologySpreadConstraints() {
+    return topologySpreadConstraints;
+  }
+
+  public void setTopologySpreadConstraints(List<TopologySpreadConstraint> topologySpreadConstraints) {
+    this.topologySpreadConstraints = topologySpreadConstraints;
+  }
+
+  public EtcdOptions getOptions() {
+    return options;
+  }
+
+  public void setOptions(EtcdOptions options) {
+    this.options = options;
+  }
+
+  public List<LocalObjectReference> getImagePullSecrets() {
+    return imagePullSecrets;
+  }
+
+  public void setImagePullSecrets(List<LocalObjectReference> imagePullSecrets) {
+    this.imagePullSecrets = imagePullSecrets;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof EtcdClusterSpec that)) {
+      return false;
+    }
+    return Objects.equals(replicas, that.replicas)
+        && Objects.equals(version, that.version)
+        && Objects.equals(storage, that.storage)
+        && Objects.equals(progressDeadlineSeconds, that.progressDeadlineSeconds)
+        && Objects.equals(tls, that.tls)
+        && Objects.equals(auth, that.auth)
+        && Objects.equals(bootstrap, that.bootstrap)
+        && Objects.equals(resources, that.resources)
+        && Objects.equals(additionalMetadata, that.additionalMetadata)
+        && Objects.equals(affinity, that.affinity)
+        && Objects.equals(topologySpreadConstraints, that.topologySpreadConstraints)
+        && Objects.equals(options, that.options)
+        && Objects.equals(imagePullSecrets, that.imagePullSecrets);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(replicas, version, storage, progressDeadlineSeconds, tls, auth, bootstrap, resources,
+        additionalMetadata, affinity, topologySpreadConstraints, options, imagePullSecrets);
+  }
+}

@@ -1,0 +1,27 @@
+package io.etcdoperator.api.v1alpha2;
+
+/** Names shared by the operator, the agents and the CLIs for the etcd-operator.cozystack.io/v1alpha2 API. */
+public final class EtcdOperatorApi {
+
+  public static final String GROUP = "etcd-operator.cozystack.io";
+  public static final String VERSION = "v1alpha2";
+  public static final String API_VERSION = GROUP + "/" + VERSION;
+
+  /** Every key with this prefix belongs to the operator; additionalMetadata cannot set it. */
+  public static final String RESERVED_PREFIX = GROUP + "/";
+
+  public static final String LABEL_CLUSTER = RESERVED_PREFIX + "cluster";
+  public static final String LABEL_ROLE = RESERVED_PREFIX + "role";
+  public static final String ROLE_VOTER = "voter";
+
+  public static final String MEMBER_FINALIZER = RESERVED_PREFIX + "member-cleanup";
+
+  /** On an EtcdMember: the Service its DNS names hang off; defaults to the cluster name. */
+  public static final String ANNOTATION_HEADLESS_SERVICE_NAME = RESERVED_PREFIX + "headless-service-name";
+  /** On an EtcdMember: a data directory below the volume root, for adopted members. */
+  public static final String ANNOTATION_DATA_DIR_SUBPATH = RESERVED_PREFIX + "data-dir-subpath";
+  /** On an EtcdCluster: "true" makes members run --peer-auto-tls unless spec.tls.peer is set. */
+  public static final String ANNOTATION_PEER_AUTO_TLS = RESERVED_PREFIX + "peer-auto-tls";
+
+  private EtcdOperatorApi() {}
+}

@@ -1,0 +1,54 @@
+package io.etcdoperator.api.v1alpha2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import java.util.Objects;
+
+/** A one-shot snapshot of an EtcdCluster in the same namespace. */
+@ValidationRule(
+    value = "has(self.clusterRef) && has(self.clusterRef.name) && size(self.clusterRef.name) != 0",
+    message = "clusterRef.name must name an EtcdCluster")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class EtcdSnapshotSpec {
+
+  @Required
+  private LocalObjectReference clusterRef;
+
+  @Required
+  private SnapshotLocation destination;
+
+  public LocalObjectReference getClusterRef() {
+    return clusterRef;
+  }
+
+  public void setClusterRef(LocalObjectReference clusterRef) {
+    this.clusterRef = clusterRef;
+  }
+
+  public SnapshotLocation getDestination() {
+    return destination;
+  }
+
+  public void setDestination(SnapshotLocation destination) {
+    this.destination = destination;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof EtcdSnapshotSpec that)) {
+      return false;
+    }
+    return Objects.equals(clusterRef, that.clusterRef)
+        && Objects.equals(destination, that.destination);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(clusterRef, destination);
+  }
+}

@@ -1,0 +1,133 @@
+package io.etcdoperator.api.v1alpha2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import java.util.List;
+import java.util.Objects;
+
+/** The target the operator latched from the spec; acted on until it is reached. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ObservedClusterSpec {
+
+  @Required
+  private Integer replicas;
+
+  @Required
+  private String version;
+
+  @Required
+  private StorageSpec storage;
+
+  private ResourceRequirements resources;
+
+  private AdditionalMetadata additionalMetadata;
+
+  private Affinity affinity;
+
+  private List<TopologySpreadConstraint> topologySpreadConstraints;
+
+  private EtcdOptions options;
+
+  private List<LocalObjectReference> imagePullSecrets;
+
+  public Integer getReplicas() {
+    return replicas;
+  }
+
+  public void setReplicas(Integer replicas) {
+    this.replicas = replicas;
+  }
+
+  public String getVersion() {
+    return version;
+  }
+
+  public void setVersion(String version) {
+    this.version = version;
+  }
+
+  public StorageSpec getStorage() {
+    return storage;
+  }
+
+  public void setStorage(StorageSpec storage) {
+    this.storage = storage;
+  }
+
+  public ResourceRequirements getResources() {
+    return resources;
+  }
+
+  public void setResources(ResourceRequirements resources) {
+    this.resources = resources;
+  }
+
+  public AdditionalMetadata getAdditionalMetadata() {
+    return additionalMetadata;
+  }
+
+  public void setAdditionalMetadata(AdditionalMetadata additionalMetadata) {
+    this.additionalMetadata = additionalMetadata;
+  }
+
+  public Affinity getAffinity() {
+    return affinity;
+  }
+
+  public void setAffinity(Affinity affinity) {
+    this.affinity = affinity;
+  }
+
+  public List<TopologySpreadConstraint> getTopologySpreadConstraints() {
+    return topologySpreadConstraints;
+  }
+
+  public void setTopologySpreadConstraints(List<TopologySpreadConstraint> topologySpreadConstraints) {
+    this.topologySpreadConstraints = topologySpreadConstraints;
+  }
+
+  public EtcdOptions getOptions() {
+    return options;
+  }
+
+  public void setOptions(EtcdOptions options) {
+    this.options = options;
+  }
+
+  public List<LocalObjectReference> getImagePullSecrets() {
+    return imagePullSecrets;
+  }
+
+  public void setImagePullSecrets(List<LocalObjectReference> imagePullSecrets) {
+    this.imagePullSecrets = imagePullSecrets;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof ObservedClusterSpec that)) {
+      return false;
+    }
+    return Objects.equals(replicas, that.replicas)
+        && Objects.equals(version, that.version)
+        && Objects.equals(storage, that.storage)
+        && Objects.equals(resources, that.resources)
+        && Objects.equals(additionalMetadata, that.additionalMetadata)
+        && Objects.equals(affinity, that.affinity)
+        && Objects.equals(topologySpreadConstraints, that.topologySpreadConstraints)
+        && Objects.equals(options, that.options)
+        && Objects.equals(imagePullSecrets, that.imagePullSecrets);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(replicas, version, storage, resources, additionalMetadata, affinity,
+        topologySpreadConstraints, options, imagePullSecrets);
+  }
+}

@@ -1,0 +1,13 @@
+package io.etcdoperator.api.v1alpha2;
+
+/** Regular expressions used in the CRD schemas. */
+final class SchemaPatterns {
+
+  static final String ETCD_VERSION = "^\\d+\\.\\d+\\.\\d+$";
+
+  static final String COMPACTION_RETENTION = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$|^[0-9]+$";
+
+  static final String QUOTA_USAGE_PERCENT = "^([1-9][0-9]?|100)%$";
+
+  private SchemaPatterns() {}
+}

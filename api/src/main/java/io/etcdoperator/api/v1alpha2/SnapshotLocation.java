@@ -1,0 +1,50 @@
+package io.etcdoperator.api.v1alpha2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Objects;
+
+/** Where a snapshot is written to or read from: S3 or a PVC, never both. */
+@ValidationRule(
+    value = "has(self.s3) != has(self.pvc)",
+    message = "set exactly one of s3 or pvc")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class SnapshotLocation {
+
+  private S3Location s3;
+
+  private PvcLocation pvc;
+
+  public S3Location getS3() {
+    return s3;
+  }
+
+  public void setS3(S3Location s3) {
+    this.s3 = s3;
+  }
+
+  public PvcLocation getPvc() {
+    return pvc;
+  }
+
+  public void setPvc(PvcLocation pvc) {
+    this.pvc = pvc;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof SnapshotLocation that)) {
+      return false;
+    }
+    return Objects.equals(s3, that.s3)
+        && Objects.equals(pvc, that.pvc);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(s3, pvc);
+  }
+}

@@ -1,0 +1,79 @@
+package io.etcdoperator.api.v1alpha2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.etcdoperator.api.schema.QuantityPattern;
+import io.etcdoperator.api.schema.SchemaPatch;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.Objects;
+
+/** Per-member data directory: a PVC, or a tmpfs when medium is Memory. */
+@SchemaCustomizer(value = SchemaPatch.class, input = """
+    properties:
+      medium: {enum: ["", "Memory"]}
+    """)
+@SchemaCustomizer(value = QuantityPattern.class, input = "size")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class StorageSpec {
+
+  public static final String MEDIUM_DISK = "";
+  public static final String MEDIUM_MEMORY = "Memory";
+
+  @Default("1Gi")
+  @ValidationRule(
+      value = "quantity(string(self)).compareTo(quantity(string(oldSelf))) >= 0",
+      message = "storage.size cannot be decreased")
+  private Quantity size;
+
+  @Default("\"\"")
+  @ValidationRule(
+      value = "self == oldSelf",
+      message = "storage.medium is immutable")
+  private String medium;
+
+  private String storageClassName;
+
+  public Quantity getSize() {
+    return size;
+  }
+
+  public void setSize(Quantity size) {
+    this.size = size;
+  }
+
+  public String getMedium() {
+    return medium;
+  }
+
+  public void setMedium(String medium) {
+    this.medium = medium;
+  }
+
+  public String getStorageClassName() {
+    return storageClassName;
+  }
+
+  public void setStorageClassName(String storageClassName) {
+    this.storageClassName = storageClassName;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof StorageSpec that)) {
+      return false;
+    }
+    return Objects.equals(size, that.size)
+        && Objects.equals(medium, that.medium)
+        && Objects.equals(storageClassName, that.storageClassName);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(size, medium, storageClassName);
+  }
+}
