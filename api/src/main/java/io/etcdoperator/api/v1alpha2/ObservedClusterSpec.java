@@ -34,6 +34,38 @@ public class ObservedClusterSpec {
 
   private List<LocalObjectReference> imagePullSecrets;
 
+  // Additive (not in cozystack's v1alpha2): the immutable parts of the spec as first latched, so the operator can
+  // refuse a change on servers that dropped the CEL transition rules (Kubernetes < 1.25). See docs/concepts.md.
+  private ClusterTls tls;
+
+  private AuthSpec auth;
+
+  private BootstrapSpec bootstrap;
+
+  public ClusterTls getTls() {
+    return tls;
+  }
+
+  public void setTls(ClusterTls tls) {
+    this.tls = tls;
+  }
+
+  public AuthSpec getAuth() {
+    return auth;
+  }
+
+  public void setAuth(AuthSpec auth) {
+    this.auth = auth;
+  }
+
+  public BootstrapSpec getBootstrap() {
+    return bootstrap;
+  }
+
+  public void setBootstrap(BootstrapSpec bootstrap) {
+    this.bootstrap = bootstrap;
+  }
+
   public Integer getReplicas() {
     return replicas;
   }
@@ -122,12 +154,13 @@ public class ObservedClusterSpec {
         && Objects.equals(affinity, that.affinity)
         && Objects.equals(topologySpreadConstraints, that.topologySpreadConstraints)
         && Objects.equals(options, that.options)
-        && Objects.equals(imagePullSecrets, that.imagePullSecrets);
+        && Objects.equals(imagePullSecrets, that.imagePullSecrets)
+        && Objects.equals(tls, that.tls) && Objects.equals(auth, that.auth) && Objects.equals(bootstrap, that.bootstrap);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(replicas, version, storage, resources, additionalMetadata, affinity,
-        topologySpreadConstraints, options, imagePullSecrets);
+        topologySpreadConstraints, options, imagePullSecrets, tls, auth, bootstrap);
   }
 }

@@ -1,0 +1,162 @@
+package io.etcdoperator.operator.planner;
+
+import io.etcdoperator.api.v1alpha2.AuthSpec;
+import io.etcdoperator.api.v1alpha2.BootstrapSpec;
+import io.etcdoperator.api.v1alpha2.ClientTls;
+import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
+import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
+import io.etcdoperator.api.v1alpha2.PeerTls;
+import io.etcdoperator.api.v1alpha2.SnapshotLocation;
+import io.etcdoperator.api.v1alpha2.StorageSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The CRD's validation rules, checked again by the operator: servers older than 1.25 drop CEL rules silently, so the
+ * API server may have accepted a spec the operator must refuse. Transition rules compare with the latched target.
+ */
+public final class SpecRules {
+
+  private static final String VERSION = "^\\d+\\.\\d+\\.\\d+$";
+
+  private SpecRules() {}
+
+  /** Rules that hold for any spec, on create and on update. */
+  public static List<String> checkSpec(EtcdClusterSpec spec) {
+    List<String> errors = new ArrayList<>();
+    int replicas = replicas(spec);
+    boolean memory = memory(spec.getStorage());
+    if (spec.getVersion() == null || !spec.getVersion().matches(VERSION)) {
+      errors.add("spec.version must look like 3.5.16, got '" + spec.getVersion() + "'");
+    }
+    if (replicas < 0) {
+      errors.add("spec.replicas must not be negative");
+    }
+    if (spec.getProgressDeadlineSeconds() != null && spec.getProgressDeadlineSeconds() < 1) {
+      errors.add("spec.progressDeadlineSeconds must be at least 1");
+    }
+    if (replicas == 0 && memory) {
+      errors.add("spec.replicas cannot be 0 with storage.medium Memory: tmpfs data would not survive the pause");
+    }
+    if (memory && !positive(size(spec.getStorage()))) {
+      errors.add("spec.storage.size must be greater than 0 with storage.medium Memory");
+    }
+    if (spec.getStorage() != null && spec.getStorage().getMedium() != null
+        && !spec.getStorage().getMedium().isEmpty() && !memory) {
+      errors.add("spec.storage.medium must be \"\" or \"Memory\"");
+    }
+    checkTls(spec, errors);
+    checkAuth(spec, errors);
+    checkBootstrap(spec.getBootstrap(), memory, errors);
+    return errors;
+  }
+
+  /** Rules about change: the spec against the target latched earlier. */
+  public static List<String> checkTransition(EtcdClusterSpec spec, ObservedClusterSpec latched) {
+    List<String> errors = new ArrayList<>();
+    Quantity oldSize = size(latched.getStorage());
+    Quantity newSize = size(spec.getStorage());
+    if (oldSize != null && newSize != null && amount(newSize).compareTo(amount(oldSize)) < 0) {
+      errors.add("spec.storage.size cannot shrink (" + oldSize + " -> " + newSize + ")");
+    }
+    if (memory(spec.getStorage()) != memory(latched.getStorage())) {
+      errors.add("spec.storage.medium is immutable");
+    }
+    if (!Objects.equals(storageClass(spec.getStorage()), storageClass(latched.getStorage()))) {
+      errors.add("spec.storage.storageClassName is immutable");
+    }
+    if (!Objects.equals(spec.getTls(), latched.getTls())) {
+      errors.add("spec.tls is immutable: TLS cannot be added, removed or changed on an existing cluster");
+    }
+    if (!Objects.equals(spec.getAuth(), latched.getAuth())) {
+      errors.add("spec.auth is immutable: authentication cannot be toggled or repointed on an existing cluster");
+    }
+    if (!Objects.equals(spec.getBootstrap(), latched.getBootstrap())) {
+      errors.add("spec.bootstrap is immutable: it is read only when the cluster is first formed");
+    }
+    return errors;
+  }
+
+  public static int replicas(EtcdClusterSpec spec) {
+    return spec.getReplicas() == null ? 3 : spec.getReplicas();
+  }
+
+  static boolean memory(StorageSpec storage) {
+    return storage != null && "Memory".equals(storage.getMedium());
+  }
+
+  static Quantity size(StorageSpec storage) {
+    return storage == null ? null : storage.getSize();
+  }
+
+  static BigDecimal amount(Quantity q) {
+    return q.getNumericalAmount();
+  }
+
+  private static boolean positive(Quantity q) {
+    try {
+      return q != null && amount(q).signum() > 0;
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      return false;
+    }
+  }
+
+  private static String storageClass(StorageSpec storage) {
+    return storage == null ? null : storage.getStorageClassName();
+  }
+
+  private static void checkTls(EtcdClusterSpec spec, List<String> errors) {
+    if (spec.getTls() == null) {
+      return;
+    }
+    ClientTls client = spec.getTls().getClient();
+    if (client != null) {
+      if ((client.getServerSecretRef() != null) == (client.getCertManager() != null)) {
+        errors.add("spec.tls.client needs exactly one of serverSecretRef or certManager");
+      }
+      if (client.getOperatorClientSecretRef() != null && client.getCertManager() != null) {
+        errors.add("spec.tls.client.operatorClientSecretRef cannot be combined with certManager");
+      }
+    }
+    PeerTls peer = spec.getTls().getPeer();
+    if (peer != null && (peer.getSecretRef() != null) == (peer.getCertManager() != null)) {
+      errors.add("spec.tls.peer needs exactly one of secretRef or certManager");
+    }
+  }
+
+  private static void checkAuth(EtcdClusterSpec spec, List<String> errors) {
+    AuthSpec auth = spec.getAuth();
+    if (auth == null || !Boolean.TRUE.equals(auth.getEnabled())) {
+      return;
+    }
+    if (spec.getTls() == null || spec.getTls().getClient() == null) {
+      errors.add("spec.auth.enabled requires spec.tls.client, so credentials never travel in plaintext");
+    }
+    if (auth.getRootCredentialsSecretRef() == null) {
+      errors.add("spec.auth.enabled requires spec.auth.rootCredentialsSecretRef");
+    }
+  }
+
+  private static void checkBootstrap(BootstrapSpec bootstrap, boolean memory, List<String> errors) {
+    if (bootstrap == null || bootstrap.getRestore() == null) {
+      return;
+    }
+    if (memory) {
+      errors.add("spec.bootstrap.restore cannot be used with storage.medium Memory");
+    }
+    SnapshotLocation source = bootstrap.getRestore().getSource();
+    if (source == null || (source.getS3() != null) == (source.getPvc() != null)) {
+      errors.add("spec.bootstrap.restore.source needs exactly one of s3 or pvc");
+      return;
+    }
+    if (source.getS3() != null && (source.getS3().getKey() == null || source.getS3().getKey().isEmpty())) {
+      errors.add("spec.bootstrap.restore.source.s3.key must name the snapshot object");
+    }
+    if (source.getPvc() != null && (source.getPvc().getSubPath() == null || source.getPvc().getSubPath().isEmpty())) {
+      errors.add("spec.bootstrap.restore.source.pvc.subPath must name the snapshot file");
+    }
+  }
+}
