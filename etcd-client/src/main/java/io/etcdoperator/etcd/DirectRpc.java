@@ -1,0 +1,186 @@
+package io.etcdoperator.etcd;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
+import io.etcd.jetcd.api.AuthGrpc;
+import io.etcd.jetcd.api.AuthenticateRequest;
+import io.etcd.jetcd.api.KVGrpc;
+import io.etcd.jetcd.api.MaintenanceGrpc;
+import io.etcd.jetcd.api.MemberListResponse;
+import io.etcd.jetcd.api.MemberRemoveRequest;
+import io.etcd.jetcd.api.RangeRequest;
+import io.etcd.jetcd.api.StatusRequest;
+import io.etcd.jetcd.api.StatusResponse;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
+import io.grpc.Deadline;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NegotiationType;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.ssl.SslContext;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * etcd RPCs that jetcd 0.8.5 does not offer, made on gRPC channels of our own with jetcd's generated messages:
+ * MemberPromote (absent from jetcd), the full Maintenance Status (jetcd drops isLearner, raftAppliedIndex, ...),
+ * and an anonymous probe for "is auth on" (3.4 has no AuthStatus RPC).
+ */
+final class DirectRpc implements AutoCloseable {
+
+  // MemberPromoteRequest {uint64 ID = 1} and MemberPromoteResponse {header = 1; repeated Member members = 2} have
+  // the wire layout of MemberRemoveRequest and MemberListResponse, which jetcd-api does generate.
+  private static final MethodDescriptor<MemberRemoveRequest, MemberListResponse> MEMBER_PROMOTE =
+      MethodDescriptor.<MemberRemoveRequest, MemberListResponse>newBuilder()
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .setFullMethodName(MethodDescriptor.generateFullMethodName("etcdserverpb.Cluster", "MemberPromote"))
+          .setRequestMarshaller(ProtoUtils.marshaller(MemberRemoveRequest.getDefaultInstance()))
+          .setResponseMarshaller(ProtoUtils.marshaller(MemberListResponse.getDefaultInstance()))
+          .build();
+  private static final Metadata.Key<String> TOKEN = Metadata.Key.of("token", Metadata.ASCII_STRING_MARSHALLER);
+  private static final int STATUS_RAFT_APPLIED_INDEX = 7;
+  private static final int STATUS_ERRORS = 8;
+  private static final int STATUS_DB_SIZE_IN_USE = 9;
+  private static final int STATUS_IS_LEARNER = 10;
+
+  private final EtcdConnection connection;
+  private final SslContext sslContext;
+  private final Map<URI, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private Optional<String> token; // null until the first call that needs it
+
+  DirectRpc(EtcdConnection connection, SslContext sslContext) {
+    this.connection = connection;
+    this.sslContext = sslContext;
+  }
+
+  MemberListResponse promote(long memberId, Deadline deadline) {
+    MemberRemoveRequest request = MemberRemoveRequest.newBuilder().setID(memberId).build();
+    return onAnyEndpoint(deadline, channel ->
+        ClientCalls.blockingUnaryCall(authorized(channel, deadline), MEMBER_PROMOTE,
+            CallOptions.DEFAULT.withDeadline(deadline), request));
+  }
+
+  /** Status of exactly this endpoint (a learner answers Status too). */
+  EndpointStatus status(URI endpoint, Deadline deadline) {
+    Channel channel = authorized(channel(endpoint), deadline);
+    StatusResponse response = MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline)
+        .status(StatusRequest.getDefaultInstance());
+    return endpointStatus(response);
+  }
+
+  /** An anonymous serializable read: refused with "user name is empty" exactly when auth is enabled. */
+  void anonymousRead(Deadline deadline) {
+    RangeRequest probe = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("health"))
+        .setSerializable(true).setCountOnly(true).build();
+    onAnyEndpoint(deadline, channel -> KVGrpc.newBlockingStub(channel).withDeadline(deadline).range(probe));
+  }
+
+  @Override
+  public void close() {
+    channels.values().forEach(ManagedChannel::shutdownNow);
+    channels.clear();
+  }
+
+  static EndpointStatus endpointStatus(StatusResponse response) {
+    UnknownFieldSet newer = response.getUnknownFields();
+    List<String> errors = new ArrayList<>();
+    if (newer.hasField(STATUS_ERRORS)) {
+      newer.getField(STATUS_ERRORS).getLengthDelimitedList().forEach(b -> errors.add(b.toStringUtf8()));
+    }
+    return new EndpointStatus(response.getVersion(), new MemberId(response.getHeader().getMemberId()),
+        new MemberId(response.getLeader()), response.getRaftIndex(), varint(newer, STATUS_RAFT_APPLIED_INDEX),
+        response.getRaftTerm(), response.getDbSize(), varint(newer, STATUS_DB_SIZE_IN_USE),
+        varint(newer, STATUS_IS_LEARNER) != 0, errors);
+  }
+
+  private static long varint(UnknownFieldSet fields, int number) {
+    if (!fields.hasField(number) || fields.getField(number).getVarintList().isEmpty()) {
+      return 0;
+    }
+    return fields.getField(number).getVarintList().getLast();
+  }
+
+  /** Tries the endpoints in order, moving on only when one is unreachable; all attempts share the deadline. */
+  private <T> T onAnyEndpoint(Deadline deadline, Function<ManagedChannel, T> call) {
+    StatusRuntimeException last = null;
+    for (URI endpoint : connection.endpoints()) {
+      try {
+        return call.apply(channel(endpoint));
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE || deadline.isExpired()) {
+          throw e;
+        }
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  private Channel authorized(ManagedChannel channel, Deadline deadline) {
+    Optional<String> current = token(deadline);
+    if (current.isEmpty()) {
+      return channel;
+    }
+    Metadata headers = new Metadata();
+    headers.put(TOKEN, current.get());
+    return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
+  }
+
+  /** Authenticates once against the (voter) endpoints; no token when no credentials or auth is off, as etcd's Go client does. */
+  private synchronized Optional<String> token(Deadline deadline) {
+    Optional<String> known = token;
+    if (known != null) {
+      return known;
+    }
+    if (connection.credentials().isEmpty()) {
+      token = Optional.empty();
+      return token;
+    }
+    EtcdConnection.Credentials credentials = connection.credentials().get();
+    AuthenticateRequest request = AuthenticateRequest.newBuilder()
+        .setNameBytes(ByteString.copyFrom(credentials.user(), StandardCharsets.UTF_8))
+        .setPasswordBytes(ByteString.copyFrom(credentials.password(), StandardCharsets.UTF_8))
+        .build();
+    try {
+      token = Optional.of(onAnyEndpoint(deadline,
+          channel -> AuthGrpc.newBlockingStub(channel).withDeadline(deadline).authenticate(request).getToken()));
+    } catch (StatusRuntimeException e) {
+      if (!FailureClassifier.mentions(e, FailureClassifier.AUTH_NOT_ENABLED)) {
+        throw e;
+      }
+      token = Optional.empty();
+    }
+    return token;
+  }
+
+  private ManagedChannel channel(URI endpoint) {
+    return channels.computeIfAbsent(endpoint, this::open);
+  }
+
+  private ManagedChannel open(URI endpoint) {
+    NettyChannelBuilder builder = NettyChannelBuilder.forAddress(endpoint.getHost(), endpoint.getPort())
+        .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connection.timeout().toMillis())
+        .idleTimeout(1, TimeUnit.MINUTES);
+    if (sslContext != null) {
+      builder.negotiationType(NegotiationType.TLS).sslContext(sslContext);
+    } else {
+      builder.usePlaintext();
+    }
+    return builder.build();
+  }
+}
