@@ -1,18 +1,25 @@
 package io.etcdoperator.etcd;
 
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Promote and remove the way a reconciler would: retry only on the refusal etcd gives while it is not safe yet, up to a
- * deadline. etcd refuses promotion until the learner caught up, and removal of a voter until every other voter has
- * been connected for its health interval (5 s), so right after a join a removal is refused as "unhealthy cluster".
+ * Membership changes the way a reconciler makes them: retry only on the refusal etcd gives while the change is not
+ * safe yet, up to a deadline. etcd promotes a learner only once it caught up, and adds or removes a member only when
+ * every voter has been connected for its health interval (5 s): right after a join it answers "unhealthy cluster".
  */
 final class MembershipChanges {
 
   private static final Duration PAUSE = Duration.ofMillis(100);
 
   private MembershipChanges() {}
+
+  static Membership addLearner(EtcdAdmin admin, URI peerUrl, Duration within) {
+    Membership[] result = new Membership[1];
+    retry(() -> result[0] = admin.addLearner(peerUrl), EtcdException.MembershipRefused.class, within);
+    return result[0];
+  }
 
   /** Returns how many promote calls it took. */
   static int promote(EtcdAdmin admin, MemberId learner, Duration within) {
