@@ -1,0 +1,156 @@
+package io.etcdoperator.operator;
+
+import io.etcdoperator.etcd.EtcdAdmin;
+import io.etcdoperator.etcd.JetcdEtcdAdmin;
+import io.etcdoperator.operator.cluster.ClusterReconcile;
+import io.etcdoperator.operator.cluster.EtcdClusterReconciler;
+import io.etcdoperator.operator.cluster.EtcdDialer;
+import io.etcdoperator.operator.config.ClusterDomain;
+import io.etcdoperator.operator.config.OperatorConfig;
+import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.member.EtcdMemberReconciler;
+import io.etcdoperator.operator.member.MemberReconcile;
+import io.etcdoperator.operator.metrics.ClusterMetrics;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The operator binary: configuration, clients, reconcilers, leader election, metrics and probes. No logic. */
+@Command(name = "etcd-operator", mixinStandardHelpOptions = true,
+    description = "Runs etcd clusters declared as etcd-operator.cozystack.io/v1alpha2 EtcdCluster resources.")
+public final class Main implements Callable<Integer> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+  @Option(names = "--metrics-bind-address", defaultValue = ":8080", description = "Prometheus /metrics address.")
+  String metricsAddress;
+
+  @Option(names = "--health-probe-bind-address", defaultValue = ":8081", description = "/healthz and /readyz address.")
+  String probeAddress;
+
+  @Option(names = "--leader-elect", description = "Elect a leader through a coordination.k8s.io Lease.")
+  boolean leaderElect;
+
+  @Option(names = "--leader-election-namespace", defaultValue = "${env:POD_NAMESPACE:-default}",
+      description = "Namespace of the leader Lease (default: $POD_NAMESPACE, else default).")
+  String leaseNamespace;
+
+  @Option(names = "--cluster-domain", description = "Cluster DNS suffix (default: from /etc/resolv.conf, else cluster.local).")
+  String clusterDomain;
+
+  @Option(names = "--operator-image", defaultValue = "${env:OPERATOR_IMAGE}", description = "Image for agent Jobs and init containers.")
+  String operatorImage;
+
+  @Option(names = "--etcd-image-repository", defaultValue = "${env:ETCD_IMAGE_REPOSITORY:-quay.io/coreos/etcd}",
+      description = "Repository of etcd images; the tag is v<spec.version>.")
+  String etcdImageRepository;
+
+  @Option(names = "--watch-namespace", defaultValue = "${env:WATCH_NAMESPACE}",
+      description = "Comma-separated namespaces to watch (default: all).")
+  String watchNamespace;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Main()).setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      if (ex instanceof OperatorConfig.InvalidConfigException) {
+        cmd.getErr().println("etcd-operator: invalid configuration: " + ex.getMessage());
+        return 2;
+      }
+      throw ex;
+    }).execute(args));
+  }
+
+  OperatorConfig config() {
+    return new OperatorConfig(
+        OperatorConfig.bindAddress("--metrics-bind-address", metricsAddress),
+        OperatorConfig.bindAddress("--health-probe-bind-address", probeAddress),
+        leaderElect, leaseNamespace, identity(),
+        ClusterDomain.resolve(Optional.ofNullable(clusterDomain), Path.of("/etc/resolv.conf")),
+        Optional.ofNullable(operatorImage).filter(s -> !s.isBlank()),
+        etcdImageRepository,
+        OperatorConfig.namespaces(watchNamespace));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    OperatorConfig config = config();
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    var running = new Operator(o -> {
+      o.withKubernetesClient(client)
+          .withMetrics(MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(registry).build())
+          .withCloseClientOnStop(false);
+      if (config.leaderElection()) {
+        o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
+            .aLeaderElectionConfiguration(OperatorConfig.LEASE_NAME)
+            .withLeaseNamespace(config.leaseNamespace())
+            .withIdentity(config.identity())
+            .withExitOnStopLeading(false)
+            .build());
+      }
+    });
+    register(running, client, config, new ClusterMetrics(registry), JetcdEtcdAdmin.FACTORY);
+    var stopped = new CountDownLatch(1);
+    try (var endpoints = new OperatorEndpoints(config.metricsAddress(), config.probeAddress(), registry,
+        () -> true, () -> running.getRuntimeInfo().isStarted())) {
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        running.stop();
+        stopped.countDown();
+      }));
+      running.start();
+      LOG.atInfo().addKeyValue("leaderElection", config.leaderElection())
+          .addKeyValue("namespaces", config.watchNamespaces().isEmpty() ? "all" : config.watchNamespaces())
+          .addKeyValue("metricsPort", endpoints.metricsPort()).addKeyValue("probePort", endpoints.probePort())
+          .log("etcd-operator started");
+      stopped.await();
+    }
+    return 0;
+  }
+
+  /** Registers both controllers; shared with tests that run the operator in-process. */
+  public static void register(Operator operator, KubernetesClient client, OperatorConfig config, ClusterMetrics metrics,
+      EtcdAdmin.Factory etcd) {
+    Clock clock = Clock.systemUTC();
+    var events = new EventRecorder(client, config.identity(), clock);
+    var dialer = new EtcdDialer(client, etcd, Duration.ofSeconds(5));
+    Set<String> namespaces = config.watchNamespaces().isEmpty()
+        ? Set.of(io.javaoperatorsdk.operator.api.reconciler.Constants.WATCH_ALL_NAMESPACES)
+        : Set.copyOf(config.watchNamespaces());
+    register(operator, new EtcdClusterReconciler(new ClusterReconcile(client, dialer, events, metrics, clock)), namespaces);
+    register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock)), namespaces);
+  }
+
+  private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(Operator operator,
+      Reconciler<R> reconciler, Set<String> namespaces) {
+    operator.register(reconciler, o -> o.settingNamespaces(namespaces));
+  }
+
+  private static String identity() {
+    String pod = System.getenv("POD_NAME");
+    if (pod != null && !pod.isBlank()) {
+      return pod;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    } catch (java.net.UnknownHostException e) {
+      return "etcd-operator-" + ProcessHandle.current().pid();
+    }
+  }
+}

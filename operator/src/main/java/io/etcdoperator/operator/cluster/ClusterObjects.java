@@ -1,0 +1,116 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.operator.planner.Quorum;
+import io.etcdoperator.operator.resources.DisruptionBudgets;
+import io.etcdoperator.operator.resources.Names;
+import io.etcdoperator.operator.resources.Services;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The cluster-wide objects: both Services and the voter PodDisruptionBudget, created once and kept in shape. */
+public class ClusterObjects {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterObjects.class);
+
+  private final KubernetesClient client;
+  private Boolean policyV1;
+
+  public ClusterObjects(KubernetesClient client) {
+    this.client = client;
+  }
+
+  public void ensureServices(EtcdCluster cluster, AdditionalMetadata metadata) {
+    ensure(Services.headless(cluster, metadata));
+    ensure(Services.client(cluster, metadata));
+  }
+
+  private void ensure(Service desired) {
+    var ref = client.services().inNamespace(desired.getMetadata().getNamespace()).withName(desired.getMetadata().getName());
+    Service actual = ref.get();
+    if (actual == null) {
+      ref.create(desired);
+      return;
+    }
+    if (!Services.ownedFieldsMatch(actual, desired)) {
+      ref.edit(s -> {
+        s.getSpec().setSelector(desired.getSpec().getSelector());
+        s.getSpec().setPublishNotReadyAddresses(desired.getSpec().getPublishNotReadyAddresses());
+        s.getSpec().setPorts(Services.mergePorts(s.getSpec().getPorts(), desired.getSpec().getPorts()));
+        return s;
+      });
+    }
+  }
+
+  /** Never fails the reconcile: a PDB problem is logged, the cluster keeps being reconciled. */
+  public void ensureDisruptionBudget(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
+    try {
+      if (usePolicyV1()) {
+        ensureV1(cluster, voters, target, metadata);
+      } else {
+        ensureV1beta1(cluster, voters, target, metadata);
+      }
+    } catch (KubernetesClientException e) {
+      LOG.atWarn().addKeyValue("code", e.getCode()).addKeyValue("error", e.getMessage())
+          .log("could not reconcile PodDisruptionBudget");
+    }
+  }
+
+  private void ensureV1(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
+    var ref = client.policy().v1().podDisruptionBudget().inNamespace(cluster.getMetadata().getNamespace())
+        .withName(Names.disruptionBudget(cluster));
+    var actual = ref.get();
+    if (voters == 0) {
+      if (actual != null) {
+        ref.delete();
+      }
+      return;
+    }
+    var desired = DisruptionBudgets.v1(cluster, voters, target, metadata);
+    if (actual == null) {
+      ref.create(desired);
+    } else if (!desired.getSpec().getMinAvailable().equals(actual.getSpec().getMinAvailable())
+        || actual.getSpec().getMaxUnavailable() != null) {
+      ref.edit(p -> {
+        p.getSpec().setMinAvailable(new IntOrString(Quorum.minAvailable(voters, target)));
+        p.getSpec().setMaxUnavailable(null);
+        return p;
+      });
+    }
+  }
+
+  private void ensureV1beta1(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
+    var ref = client.policy().v1beta1().podDisruptionBudget().inNamespace(cluster.getMetadata().getNamespace())
+        .withName(Names.disruptionBudget(cluster));
+    var actual = ref.get();
+    if (voters == 0) {
+      if (actual != null) {
+        ref.delete();
+      }
+      return;
+    }
+    var desired = DisruptionBudgets.v1beta1(cluster, voters, target, metadata);
+    if (actual == null) {
+      ref.create(desired);
+    } else if (!desired.getSpec().getMinAvailable().equals(actual.getSpec().getMinAvailable())
+        || actual.getSpec().getMaxUnavailable() != null) {
+      ref.edit(p -> {
+        p.getSpec().setMinAvailable(new IntOrString(Quorum.minAvailable(voters, target)));
+        p.getSpec().setMaxUnavailable(null);
+        return p;
+      });
+    }
+  }
+
+  private synchronized boolean usePolicyV1() {
+    if (policyV1 == null) {
+      policyV1 = client.supports(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class);
+    }
+    return policyV1;
+  }
+}

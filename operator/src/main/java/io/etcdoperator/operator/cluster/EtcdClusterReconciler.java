@@ -1,0 +1,37 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.List;
+
+/** JOSDK glue for {@link ClusterReconcile}; EtcdMember changes (readiness, deletion) wake the owning cluster. */
+@ControllerConfiguration(name = "etcdcluster")
+public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
+
+  private final ClusterReconcile pass;
+
+  public EtcdClusterReconciler(ClusterReconcile pass) {
+    this.pass = pass;
+  }
+
+  @Override
+  public List<EventSource<?, EtcdCluster>> prepareEventSources(EventSourceContext<EtcdCluster> context) {
+    var members = InformerEventSourceConfiguration.from(EtcdMember.class, EtcdCluster.class).build();
+    return List.of(new InformerEventSource<>(members, context));
+  }
+
+  @Override
+  public UpdateControl<EtcdCluster> reconcile(EtcdCluster resource, Context<EtcdCluster> context) {
+    var next = pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName());
+    UpdateControl<EtcdCluster> control = UpdateControl.noUpdate();
+    return next.map(d -> control.rescheduleAfter(d)).orElse(control);
+  }
+}

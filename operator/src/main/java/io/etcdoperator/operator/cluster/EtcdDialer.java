@@ -1,0 +1,91 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.api.v1alpha2.ClientTls;
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.etcd.EtcdAdmin;
+import io.etcdoperator.etcd.EtcdConnection;
+import io.etcdoperator.operator.resources.MemberTlsView;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Opens the etcd port for a cluster: TLS material and root credentials are read from their Secrets on every dial,
+ * so rotated material is picked up without a restart. Credentials are used only once status.authEnabled latched.
+ */
+public class EtcdDialer {
+
+  /** A Secret or key the dial needs is missing; the message names it, never its content. */
+  public static class MissingMaterialException extends RuntimeException {
+    public MissingMaterialException(String message) {
+      super(message);
+    }
+  }
+
+  private final KubernetesClient client;
+  private final EtcdAdmin.Factory factory;
+  private final Duration timeout;
+
+  public EtcdDialer(KubernetesClient client, EtcdAdmin.Factory factory, Duration timeout) {
+    this.client = client;
+    this.factory = factory;
+    this.timeout = timeout;
+  }
+
+  public EtcdAdmin open(EtcdCluster cluster, List<URI> endpoints) {
+    return factory.open(new EtcdConnection(endpoints, tls(cluster), credentials(cluster), timeout));
+  }
+
+  private Optional<EtcdConnection.ClientTls> tls(EtcdCluster cluster) {
+    MemberTlsView view = MemberTlsView.of(cluster);
+    if (!view.clientTls()) {
+      return Optional.empty();
+    }
+    String ns = cluster.getMetadata().getNamespace();
+    byte[] ca = key(ns, view.clientSecret(), "ca.crt");
+    if (!view.clientMtls()) {
+      return Optional.of(new EtcdConnection.ClientTls(ca, null, null));
+    }
+    String clientSecret = operatorClientSecret(cluster);
+    return Optional.of(new EtcdConnection.ClientTls(ca, key(ns, clientSecret, "tls.crt"), key(ns, clientSecret, "tls.key")));
+  }
+
+  private static String operatorClientSecret(EtcdCluster cluster) {
+    ClientTls client = cluster.getSpec().getTls().getClient();
+    if (client.getCertManager() != null) {
+      return cluster.getMetadata().getName() + "-operator-client-tls";
+    }
+    return client.getOperatorClientSecretRef().getName();
+  }
+
+  private Optional<EtcdConnection.Credentials> credentials(EtcdCluster cluster) {
+    boolean latched = cluster.getStatus() != null && Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
+    var auth = cluster.getSpec().getAuth();
+    if (!latched || auth == null || auth.getRootCredentialsSecretRef() == null) {
+      return Optional.empty();
+    }
+    String secret = auth.getRootCredentialsSecretRef().getName();
+    String password = new String(key(cluster.getMetadata().getNamespace(), secret, "password"), StandardCharsets.UTF_8);
+    if (password.isEmpty()) {
+      throw new MissingMaterialException("Secret " + secret + " has an empty password");
+    }
+    return Optional.of(new EtcdConnection.Credentials("root", password));
+  }
+
+  private byte[] key(String namespace, String secretName, String key) {
+    Secret secret = client.secrets().inNamespace(namespace).withName(secretName).get();
+    if (secret == null) {
+      throw new MissingMaterialException("Secret " + secretName + " not found");
+    }
+    String value = secret.getData() == null ? null : secret.getData().get(key);
+    if (value == null || value.isEmpty()) {
+      throw new MissingMaterialException("Secret " + secretName + " has no " + key);
+    }
+    return Base64.getDecoder().decode(value);
+  }
+}

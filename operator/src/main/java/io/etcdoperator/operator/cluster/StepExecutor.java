@@ -1,0 +1,162 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.etcd.ClusterId;
+import io.etcdoperator.etcd.EtcdAdmin;
+import io.etcdoperator.etcd.EtcdException;
+import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.planner.Reason;
+import io.etcdoperator.operator.planner.Step;
+import io.etcdoperator.operator.resources.EtcdMembers;
+import io.etcdoperator.operator.resources.Labels;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Performs exactly one {@link Step}: one Kubernetes write or one etcd membership call. */
+public class StepExecutor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StepExecutor.class);
+  static final Duration SOON = Duration.ofSeconds(1);
+  static final Duration STEADY = Duration.ofSeconds(30);
+
+  /** What happened: the reason to report, a message, when to look again, and a cluster id to latch. */
+  public record Outcome(Reason reason, String message, Duration recheck, Optional<ClusterId> latch) {
+    static Outcome of(Reason reason, String message, Duration recheck) {
+      return new Outcome(reason, message, recheck, Optional.empty());
+    }
+  }
+
+  private final KubernetesClient client;
+  private final EventRecorder events;
+
+  public StepExecutor(KubernetesClient client, EventRecorder events) {
+    this.client = client;
+    this.events = events;
+  }
+
+  public Outcome execute(Step step, EtcdCluster cluster, Optional<EtcdAdmin> etcd) {
+    return switch (step) {
+      case Step.CreateSeed s -> {
+        EtcdMember seed = create(cluster, true);
+        patchStatus(seed, Map.of("isVoter", true));
+        yield changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed));
+      }
+      case Step.CompleteSeed s -> {
+        writeInitialCluster(cluster, s.member(), s.initialCluster());
+        yield changed(cluster, s.reason(), "seed " + s.member() + " may start: initial cluster " + s.initialCluster());
+      }
+      case Step.LatchClusterId s -> {
+        events.normal(cluster, s.reason(), "etcd cluster " + s.clusterId() + " discovered");
+        LOG.atInfo().addKeyValue("clusterID", s.clusterId()).log("etcd cluster discovered");
+        yield new Outcome(s.reason(), "etcd cluster " + s.clusterId() + " discovered", SOON, Optional.of(s.clusterId()));
+      }
+      case Step.CreateMember s -> {
+        EtcdMember m = create(cluster, false);
+        yield changed(cluster, s.reason(), "created member " + name(m) + " for scale-up");
+      }
+      case Step.AddLearner s -> addLearner(cluster, s, etcd.orElseThrow());
+      case Step.WriteInitialCluster s -> {
+        writeInitialCluster(cluster, s.member(), s.initialCluster());
+        yield changed(cluster, s.reason(), "member " + s.member() + " may start: initial cluster " + s.initialCluster());
+      }
+      case Step.PromoteLearner s -> promote(cluster, s, etcd.orElseThrow());
+      case Step.RemoveMember s -> {
+        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
+        yield changed(cluster, s.reason(), "deleting member " + s.member() + " for scale-down; its finalizer removes it from etcd");
+      }
+      case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
+      case Step.Pause s -> {
+        patchSpec(cluster, s.member(), Map.of("dormant", true));
+        yield changed(cluster, s.reason(), "member " + s.member() + " parked: Pod deleted, data kept");
+      }
+      case Step.Wake s -> {
+        patchSpec(cluster, s.member(), Map.of("dormant", false));
+        yield changed(cluster, s.reason(), "waking dormant member " + s.member());
+      }
+      case Step.Wait w -> Outcome.of(w.reason(), w.detail(), w.recheck());
+      case Step.Converged c -> Outcome.of(c.reason(), c.reason().description(), STEADY);
+    };
+  }
+
+  private Outcome addLearner(EtcdCluster cluster, Step.AddLearner s, EtcdAdmin etcd) {
+    try {
+      var after = etcd.addLearner(s.peerUrl());
+      String id = after.byPeerUrl(s.peerUrl()).map(m -> m.id().hex()).orElse("?");
+      return changed(cluster, s.reason(), "added member " + s.member() + " as learner " + id);
+    } catch (EtcdException.MembershipRefused | EtcdException.Unavailable e) {
+      return Outcome.of(Reason.LEARNER_CATCHING_UP, "learner add refused: " + e.getMessage(), Duration.ofSeconds(5));
+    }
+  }
+
+  private Outcome promote(EtcdCluster cluster, Step.PromoteLearner s, EtcdAdmin etcd) {
+    try {
+      etcd.promote(s.id());
+    } catch (EtcdException.LearnerNotReady e) {
+      LOG.atInfo().addKeyValue("member", s.member()).log("learner not yet promotable; will retry");
+      return Outcome.of(Reason.LEARNER_CATCHING_UP, s.member() + " is not yet in sync with the leader", Duration.ofSeconds(2));
+    }
+    patchStatus(client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).get(),
+        Map.of("isVoter", true));
+    return changed(cluster, s.reason(), "promoted learner " + s.member() + " (" + s.id() + ") to voter");
+  }
+
+  private Outcome removeOrphan(EtcdCluster cluster, Step.RemoveOrphan s, EtcdAdmin etcd) {
+    try {
+      etcd.remove(s.id());
+    } catch (EtcdException.MemberNotFound e) {
+      // already gone: the goal holds
+    }
+    events.warning(cluster, s.reason(), "removed etcd member " + s.id() + " (" + s.name() + ") that no EtcdMember owns");
+    LOG.atWarn().addKeyValue("memberID", s.id()).addKeyValue("name", s.name()).log("removed orphan etcd member");
+    return Outcome.of(s.reason(), "removed orphan member " + s.id(), SOON);
+  }
+
+  private Outcome changed(EtcdCluster cluster, Reason reason, String message) {
+    events.normal(cluster, reason, message);
+    LOG.atInfo().addKeyValue("reason", reason.reason()).log(message);
+    return Outcome.of(reason, message, SOON);
+  }
+
+  private EtcdMember create(EtcdCluster cluster, boolean seed) {
+    return client.resources(EtcdMember.class).inNamespace(ns(cluster)).resource(EtcdMembers.pending(cluster, seed)).create();
+  }
+
+  private void writeInitialCluster(EtcdCluster cluster, String member, String initialCluster) {
+    Map<String, Object> patch = Map.of(
+        "metadata", Map.of("labels", Labels.member(cluster.getMetadata().getName(), member)),
+        "spec", Map.of("initialCluster", initialCluster));
+    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(patch));
+  }
+
+  private void patchSpec(EtcdCluster cluster, String member, Map<String, Object> spec) {
+    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("spec", spec)));
+  }
+
+  /** A merge patch of only the given status fields: the member controller owns the rest of the status. */
+  void patchStatus(EtcdMember member, Map<String, Object> fields) {
+    if (member == null) {
+      return;
+    }
+    client.resources(EtcdMember.class).inNamespace(member.getMetadata().getNamespace())
+        .withName(member.getMetadata().getName())
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("status", fields)));
+  }
+
+  private static String ns(EtcdCluster cluster) {
+    return cluster.getMetadata().getNamespace();
+  }
+
+  private static String name(EtcdMember m) {
+    return m.getMetadata().getName();
+  }
+}

@@ -1,0 +1,57 @@
+package io.etcdoperator.operator.member;
+
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.List;
+
+/**
+ * JOSDK glue for {@link MemberReconcile}. Not generation-aware: status.isVoter (written by the cluster controller)
+ * must reach the Pod's role label, and Pod/PVC changes must refresh status.
+ */
+@ControllerConfiguration(name = "etcdmember", finalizerName = EtcdOperatorApi.MEMBER_FINALIZER,
+    generationAwareEventProcessing = false)
+public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<EtcdMember> {
+
+  private final MemberReconcile pass;
+
+  public EtcdMemberReconciler(MemberReconcile pass) {
+    this.pass = pass;
+  }
+
+  @Override
+  public List<EventSource<?, EtcdMember>> prepareEventSources(EventSourceContext<EtcdMember> context) {
+    var pods = InformerEventSourceConfiguration.from(Pod.class, EtcdMember.class)
+        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).build();
+    var pvcs = InformerEventSourceConfiguration.from(PersistentVolumeClaim.class, EtcdMember.class)
+        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).build();
+    return List.of(new InformerEventSource<>(pods, context), new InformerEventSource<>(pvcs, context));
+  }
+
+  @Override
+  public UpdateControl<EtcdMember> reconcile(EtcdMember resource, Context<EtcdMember> context) {
+    UpdateControl<EtcdMember> control = UpdateControl.noUpdate();
+    EtcdMember fresh = context.getClient().resource(resource).get(); // the cache may lag our own status writes
+    if (fresh == null || fresh.getMetadata().getDeletionTimestamp() != null) {
+      return control;
+    }
+    return pass.reconcile(fresh).map(d -> control.rescheduleAfter(d)).orElse(control);
+  }
+
+  @Override
+  public DeleteControl cleanup(EtcdMember resource, Context<EtcdMember> context) {
+    MemberReconcile.Cleanup result = pass.cleanup(resource);
+    return result.done() ? DeleteControl.defaultDelete() : DeleteControl.noFinalizerRemoval().rescheduleAfter(5000);
+  }
+}

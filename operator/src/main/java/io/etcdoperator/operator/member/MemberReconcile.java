@@ -1,0 +1,348 @@
+package io.etcdoperator.operator.member;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdMemberStatus;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.etcd.EtcdAdmin;
+import io.etcdoperator.etcd.EtcdException;
+import io.etcdoperator.etcd.Member;
+import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.etcd.Membership;
+import io.etcdoperator.operator.cluster.EtcdDialer;
+import io.etcdoperator.operator.config.OperatorConfig;
+import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.planner.Reason;
+import io.etcdoperator.operator.resources.Labels;
+import io.etcdoperator.operator.resources.MemberPods;
+import io.etcdoperator.operator.resources.MemberPvcs;
+import io.etcdoperator.operator.resources.MemberTlsView;
+import io.etcdoperator.operator.resources.Names;
+import io.etcdoperator.operator.resources.Owners;
+import io.etcdoperator.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One pass over an EtcdMember: its PVC, its Pod, its status; and MemberRemove when it is deleted. */
+public class MemberReconcile {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MemberReconcile.class);
+  static final Duration STEADY = Duration.ofSeconds(30);
+  static final Duration SOON = Duration.ofSeconds(5);
+
+  /** The result of the finalizer: done (finalizer may go) or try again later. */
+  public record Cleanup(boolean done, String detail) {}
+
+  private final KubernetesClient client;
+  private final EtcdDialer dialer;
+  private final EventRecorder events;
+  private final OperatorConfig config;
+  private final Clock clock;
+
+  public MemberReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, OperatorConfig config,
+      Clock clock) {
+    this.client = client;
+    this.dialer = dialer;
+    this.events = events;
+    this.config = config;
+    this.clock = clock;
+  }
+
+  public Optional<Duration> reconcile(EtcdMember member) {
+    String initial = member.getSpec().getInitialCluster();
+    if (initial == null || initial.isEmpty()) {
+      return Optional.empty(); // pending: the cluster controller writes the initial cluster, which triggers us again
+    }
+    if (Boolean.TRUE.equals(member.getSpec().getDormant())) {
+      return park(member);
+    }
+    Pod pod = pod(member);
+    if (MemberPods.memoryBacked(member.getSpec()) && memoryPodLost(member, pod)) {
+      events.warning(member, Reason.MEMBERS_UNHEALTHY,
+          "memory-backed member's Pod is gone with its data; deleting the member for replacement");
+      LOG.atWarn().addKeyValue("member", member.getMetadata().getName())
+          .log("memory-backed member's pod is gone; deleting member for replacement");
+      client.resource(member).delete();
+      return Optional.empty();
+    }
+    if (!MemberPods.memoryBacked(member.getSpec())) {
+      Optional<String> problem = ensurePvc(member);
+      if (problem.isPresent()) {
+        return report(member, pod, Optional.of(problem.get()));
+      }
+    }
+    if (pod == null) {
+      Optional<String> blocked = missingSecret(member);
+      if (blocked.isPresent()) {
+        return report(member, null, blocked);
+      }
+      pod = client.pods().inNamespace(member.getMetadata().getNamespace())
+          .resource(MemberPods.build(member, config.etcdImage(member.getSpec().getVersion()), existingCluster(member)))
+          .create();
+      LOG.atInfo().addKeyValue("member", member.getMetadata().getName()).log("created member pod");
+    } else if (!Owners.controlledBy(pod, member.getMetadata().getUid())) {
+      return report(member, null, Optional.of("Pod " + pod.getMetadata().getName() + " belongs to another owner"));
+    } else {
+      syncRoleLabel(member, pod);
+    }
+    return report(member, pod, Optional.empty());
+  }
+
+  /** A seed forms a new cluster only the very first time; a seed coming back with an empty disk must not. */
+  boolean existingCluster(EtcdMember member) {
+    boolean seed = Boolean.TRUE.equals(member.getSpec().getBootstrap());
+    boolean knownId = member.getStatus() != null && member.getStatus().getMemberID() != null;
+    if (!seed || knownId) {
+      return true;
+    }
+    EtcdCluster cluster = cluster(member);
+    boolean formed = cluster != null && cluster.getStatus() != null && cluster.getStatus().getClusterID() != null;
+    return formed;
+  }
+
+  private Optional<Duration> park(EtcdMember member) {
+    Pod pod = pod(member);
+    if (pod != null && pod.getMetadata().getDeletionTimestamp() == null) {
+      client.resource(pod).delete();
+    }
+    EtcdMemberStatus status = copy(member.getStatus());
+    status.setPodName(null);
+    status.setPodUID(null);
+    status.setConditions(Conditions.set(status.getConditions(), Conditions.READY, false, Reason.PAUSED.reason(),
+        "member is paused (spec.dormant=true); Pod deleted, PVC kept", member.getMetadata().getGeneration(),
+        clock.instant()));
+    writeStatus(member, status);
+    return Optional.of(STEADY);
+  }
+
+  private boolean memoryPodLost(EtcdMember member, Pod pod) {
+    String recorded = member.getStatus() == null ? null : member.getStatus().getPodUID();
+    if (recorded == null || recorded.isEmpty()) {
+      return false;
+    }
+    return pod == null || !recorded.equals(pod.getMetadata().getUid());
+  }
+
+  private Optional<String> ensurePvc(EtcdMember member) {
+    String name = Names.dataPvc(member.getMetadata().getName());
+    var ref = client.persistentVolumeClaims().inNamespace(member.getMetadata().getNamespace()).withName(name);
+    var pvc = ref.get();
+    if (pvc == null) {
+      ref.create(MemberPvcs.build(member));
+      return Optional.empty();
+    }
+    if (!Owners.controlledBy(pvc, member.getMetadata().getUid())) {
+      return Optional.of("PVC " + name + " is owned by another object; waiting for it to be garbage-collected");
+    }
+    return Optional.empty();
+  }
+
+  private Optional<String> missingSecret(EtcdMember member) {
+    MemberTlsView tls = MemberTlsView.of(member);
+    for (String secret : new String[] {tls.clientSecret(), tls.peerSecret()}) {
+      if (secret != null && client.secrets().inNamespace(member.getMetadata().getNamespace()).withName(secret).get() == null) {
+        return Optional.of("waiting for Secret " + secret);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void syncRoleLabel(EtcdMember member, Pod pod) {
+    boolean voter = member.getStatus() != null && Boolean.TRUE.equals(member.getStatus().getIsVoter());
+    Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+    boolean labelled = EtcdOperatorApi.ROLE_VOTER.equals(labels.get(EtcdOperatorApi.LABEL_ROLE));
+    if (voter == labelled) {
+      return;
+    }
+    Map<String, Object> role = new LinkedHashMap<>();
+    role.put(EtcdOperatorApi.LABEL_ROLE, voter ? EtcdOperatorApi.ROLE_VOTER : null);
+    client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+        .patch(PatchContext.of(PatchType.JSON_MERGE),
+            client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("labels", role))));
+  }
+
+  private Optional<Duration> report(EtcdMember member, Pod pod, Optional<String> blocked) {
+    EtcdMemberStatus status = copy(member.getStatus());
+    String name = member.getMetadata().getName();
+    status.setReplicas(1);
+    status.setSelector(Labels.selectorString(member.getSpec().getClusterName()) + "," + Labels.COMPONENT + "=" + name);
+    status.setPvcName(MemberPods.memoryBacked(member.getSpec()) ? null : Names.dataPvc(name));
+    status.setObservedGeneration(member.getMetadata().getGeneration());
+    if (pod != null) {
+      status.setPodName(pod.getMetadata().getName());
+      status.setPodUID(pod.getMetadata().getUid());
+    }
+    String ready;
+    String message;
+    boolean isReady = false;
+    if (blocked.isPresent()) {
+      ready = "Blocked";
+      message = blocked.get();
+    } else if (pod == null || !podReady(pod)) {
+      ready = "PodNotReady";
+      message = "pod phase: " + (pod == null || pod.getStatus() == null ? "Pending" : pod.getStatus().getPhase());
+    } else if (status.getMemberID() == null) {
+      Optional<String> discovered = discover(member, status);
+      ready = discovered.isEmpty() ? "PodReady" : "DiscoveringMemberID";
+      message = discovered.map(e -> "waiting for memberID: " + e).orElse("etcd member is ready");
+      isReady = discovered.isEmpty();
+    } else {
+      ready = "PodReady";
+      message = "etcd member is ready";
+      isReady = true;
+    }
+    status.setConditions(Conditions.set(status.getConditions(), Conditions.READY, isReady, ready, message,
+        member.getMetadata().getGeneration(), clock.instant()));
+    writeStatus(member, status);
+    return Optional.of(isReady ? STEADY : SOON);
+  }
+
+  /** Finds this member's id in etcd's member list (by name, else by peer URL); also records the running version. */
+  private Optional<String> discover(EtcdMember member, EtcdMemberStatus status) {
+    EtcdCluster cluster = cluster(member);
+    if (cluster == null) {
+      return Optional.of("cluster not found");
+    }
+    List<URI> endpoints = voterEndpoints(member, cluster, false);
+    if (endpoints.isEmpty()) {
+      endpoints = List.of(Names.clientUrl(member));
+    }
+    try (EtcdAdmin etcd = dialer.open(cluster, endpoints)) {
+      Membership membership = etcd.members();
+      Optional<Member> self = membership.byName(member.getMetadata().getName())
+          .or(() -> membership.byPeerUrl(Names.peerUrl(member)));
+      if (self.isEmpty()) {
+        return Optional.of("not in etcd's member list yet");
+      }
+      status.setMemberID(self.get().id().hex());
+      try {
+        status.setVersion(etcd.status(Names.clientUrl(member)).version());
+      } catch (EtcdException e) {
+        LOG.atDebug().addKeyValue("member", member.getMetadata().getName()).log("version not observed");
+      }
+      return Optional.empty();
+    } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
+  /** Running voters with a Pod, other than (optionally) this member; learners are never dialed. */
+  List<URI> voterEndpoints(EtcdMember member, EtcdCluster cluster, boolean excludeSelf) {
+    return client.resources(EtcdMember.class).inNamespace(member.getMetadata().getNamespace())
+        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
+        .filter(m -> !excludeSelf || !m.getMetadata().getName().equals(member.getMetadata().getName()))
+        .filter(m -> m.getMetadata().getDeletionTimestamp() == null && !Boolean.TRUE.equals(m.getSpec().getDormant()))
+        .filter(m -> m.getStatus() != null && Boolean.TRUE.equals(m.getStatus().getIsVoter()))
+        .filter(m -> m.getStatus().getPodName() != null)
+        .map(Names::clientUrl)
+        .toList();
+  }
+
+  /**
+   * The finalizer: MemberRemove before the Pod and PVC go. Skipped when the whole cluster is being deleted, so a
+   * cluster delete never waits on a quorum that is disappearing with it.
+   */
+  public Cleanup cleanup(EtcdMember member) {
+    EtcdCluster cluster = cluster(member);
+    if (cluster == null || cluster.getMetadata().getDeletionTimestamp() != null) {
+      return new Cleanup(true, "cluster is being deleted; MemberRemove skipped");
+    }
+    List<URI> endpoints = voterEndpoints(member, cluster, true);
+    if (endpoints.isEmpty()) {
+      boolean others = client.resources(EtcdMember.class).inNamespace(member.getMetadata().getNamespace())
+          .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
+          .anyMatch(m -> !m.getMetadata().getName().equals(member.getMetadata().getName()));
+      return others ? new Cleanup(false, "no reachable voter to remove this member through")
+          : new Cleanup(true, "last member; nothing to remove it from");
+    }
+    try (EtcdAdmin etcd = dialer.open(cluster, endpoints)) {
+      Optional<MemberId> id = memberId(member, etcd);
+      if (id.isEmpty()) {
+        return new Cleanup(true, "not in etcd's member list");
+      }
+      etcd.remove(id.get());
+      events.normal(cluster, Reason.MEMBER_REMOVED, "removed member " + member.getMetadata().getName() + " ("
+          + id.get() + ") from etcd");
+      LOG.atInfo().addKeyValue("member", member.getMetadata().getName()).addKeyValue("memberID", id.get())
+          .log("removed member from etcd");
+      return new Cleanup(true, "removed");
+    } catch (EtcdException.MemberNotFound e) {
+      return new Cleanup(true, "already removed");
+    } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
+      LOG.atWarn().addKeyValue("member", member.getMetadata().getName()).addKeyValue("error", e.getMessage())
+          .log("MemberRemove failed; will retry");
+      return new Cleanup(false, e.getMessage());
+    }
+  }
+
+  private static Optional<MemberId> memberId(EtcdMember member, EtcdAdmin etcd) {
+    Membership membership = etcd.members();
+    String recorded = member.getStatus() == null ? null : member.getStatus().getMemberID();
+    if (recorded != null && !recorded.isBlank()) {
+      return membership.byId(MemberId.parse(recorded)).map(Member::id);
+    }
+    return membership.byName(member.getMetadata().getName()).or(() -> membership.byPeerUrl(Names.peerUrl(member)))
+        .map(Member::id);
+  }
+
+  private EtcdCluster cluster(EtcdMember member) {
+    return client.resources(EtcdCluster.class).inNamespace(member.getMetadata().getNamespace())
+        .withName(member.getSpec().getClusterName()).get();
+  }
+
+  private Pod pod(EtcdMember member) {
+    return client.pods().inNamespace(member.getMetadata().getNamespace()).withName(member.getMetadata().getName()).get();
+  }
+
+  static boolean podReady(Pod pod) {
+    return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
+        && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private EtcdMemberStatus copy(EtcdMemberStatus status) {
+    return status == null ? new EtcdMemberStatus() : client.getKubernetesSerialization().clone(status);
+  }
+
+  /** A merge patch of the fields this controller owns; isVoter belongs to the cluster controller and is never sent. */
+  private void writeStatus(EtcdMember member, EtcdMemberStatus status) {
+    EtcdMemberStatus before = member.getStatus() == null ? new EtcdMemberStatus() : member.getStatus();
+    if (Objects.equals(before.getMemberID(), status.getMemberID())
+        && Objects.equals(before.getPodName(), status.getPodName())
+        && Objects.equals(before.getPodUID(), status.getPodUID())
+        && Objects.equals(before.getPvcName(), status.getPvcName())
+        && Objects.equals(before.getReplicas(), status.getReplicas())
+        && Objects.equals(before.getSelector(), status.getSelector())
+        && Objects.equals(before.getVersion(), status.getVersion())
+        && Objects.equals(before.getObservedGeneration(), status.getObservedGeneration())
+        && Conditions.sameMeaning(before.getConditions(), status.getConditions())) {
+      return;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("memberID", status.getMemberID());
+    fields.put("podName", status.getPodName());
+    fields.put("podUID", status.getPodUID());
+    fields.put("pvcName", status.getPvcName());
+    fields.put("replicas", status.getReplicas());
+    fields.put("selector", status.getSelector());
+    fields.put("version", status.getVersion());
+    fields.put("observedGeneration", status.getObservedGeneration());
+    fields.put("conditions", status.getConditions());
+    client.resources(EtcdMember.class).inNamespace(member.getMetadata().getNamespace())
+        .withName(member.getMetadata().getName()).subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE),
+            client.getKubernetesSerialization().asJson(Map.of("status", fields)));
+  }
+}

@@ -1,0 +1,98 @@
+package io.etcdoperator.operator.status;
+
+import io.etcdoperator.etcd.Membership;
+import io.etcdoperator.operator.planner.EtcdView;
+import io.etcdoperator.operator.planner.ObservedCluster;
+import io.etcdoperator.operator.planner.ObservedMember;
+import io.etcdoperator.operator.planner.Quorum;
+import io.etcdoperator.operator.planner.Reason;
+import java.util.List;
+
+/** Decides the Available / Degraded / Progressing conditions of a cluster from one pass. Pure. */
+public final class ClusterHealth {
+
+  /** One condition to set. */
+  public record Verdict(boolean status, Reason reason, String message) {}
+
+  /** The three conditions plus the counts they were computed from. */
+  public record Report(Verdict available, Verdict degraded, Verdict progressing, int ready, int voters, int learners) {}
+
+  /**
+   * @param step the reason and message of what this pass did or waits for
+   * @param invalidSpec refusals of the current spec (empty when valid)
+   * @param exceeded the progress deadline passed ({@code BOOTSTRAP_FAILED} or {@code DEADLINE_EXCEEDED}), or null
+   */
+  public static Report assess(ObservedCluster observed, int desired, boolean complete, Reason step, String stepMessage,
+      List<String> invalidSpec, Reason exceeded) {
+    List<ObservedMember> running = observed.running();
+    int ready = observed.readyRunning();
+    boolean paused = desired == 0 && running.isEmpty();
+    boolean formed = observed.clusterId().isPresent();
+    Membership membership = observed.etcd() instanceof EtcdView.Reached r ? r.membership() : null;
+    int voters = membership != null ? membership.voters().size() : (int) running.stream().filter(ObservedMember::voterMark).count();
+    int learners = membership != null ? membership.learners().size() : 0;
+    int readyVoters = membership == null ? ready : (int) running.stream()
+        .filter(ObservedMember::ready)
+        .filter(m -> membership.byPeerUrl(m.peerUrl()).or(() -> membership.byName(m.name())).map(e -> !e.learner()).orElse(false))
+        .count();
+    String counts = ready + "/" + desired + " members ready";
+
+    Verdict available;
+    if (paused) {
+      available = new Verdict(false, Reason.PAUSED, pausedMessage(observed, formed));
+    } else if (exceeded != null) {
+      available = new Verdict(false, exceeded, exceeded == Reason.BOOTSTRAP_FAILED
+          ? "could not bootstrap a " + desired + "-member cluster within the progress deadline"
+          : "could not reach the target of " + desired + " members within the progress deadline; " + counts);
+    } else if (observed.etcd() instanceof EtcdView.Unreachable u) {
+      available = new Verdict(false, u.reason(), u.detail());
+    } else if (!formed) {
+      available = new Verdict(false, step, stepMessage);
+    } else if (Quorum.holds(readyVoters, voters)) {
+      boolean all = ready == running.size() && running.size() == desired;
+      available = new Verdict(true, all ? Reason.QUORUM_HEALTHY : Reason.QUORUM_AVAILABLE, counts);
+    } else {
+      available = new Verdict(false, Reason.QUORUM_LOST, counts + ", quorum lost");
+    }
+
+    Verdict degraded;
+    long unhealthy = running.stream().filter(m -> m.memberId().isPresent() && !m.ready()).count();
+    if (!invalidSpec.isEmpty()) {
+      degraded = new Verdict(true, Reason.INVALID_SPEC, "spec change refused, target kept: " + String.join("; ", invalidSpec));
+    } else if (available.reason() == Reason.AUTH_REQUIRED_NOT_CONFIGURED
+        || available.reason() == Reason.AUTH_CREDENTIALS_REJECTED) {
+      degraded = new Verdict(true, available.reason(), available.message());
+    } else if (paused) {
+      degraded = new Verdict(false, Reason.PAUSED, available.message());
+    } else if (available.reason() == Reason.QUORUM_LOST) {
+      degraded = new Verdict(true, Reason.QUORUM_LOST, available.message());
+    } else if (unhealthy > 0) {
+      degraded = new Verdict(true, Reason.MEMBERS_UNHEALTHY, unhealthy + " member(s) not ready; " + counts);
+    } else {
+      degraded = new Verdict(false, Reason.QUORUM_HEALTHY, counts);
+    }
+
+    Verdict progressing;
+    if (paused) {
+      progressing = new Verdict(false, Reason.PAUSED, available.message());
+    } else if (exceeded != null) {
+      progressing = new Verdict(false, exceeded, exceeded == Reason.BOOTSTRAP_FAILED
+          ? "bootstrap deadline exceeded; delete and recreate the cluster to recover"
+          : "deadline exceeded; change the spec or move status.progressDeadline to retry");
+    } else if (complete) {
+      progressing = new Verdict(false, Reason.RECONCILED, Reason.RECONCILED.description());
+    } else {
+      progressing = new Verdict(true, step, stepMessage);
+    }
+    return new Report(available, degraded, progressing, ready, voters, learners);
+  }
+
+  private static String pausedMessage(ObservedCluster observed, boolean formed) {
+    if (!formed) {
+      return "cluster is paused; no data has been written (cluster never bootstrapped)";
+    }
+    return observed.dormant().stream().findFirst()
+        .map(m -> "cluster is paused; data is preserved on PVC data-" + m.name())
+        .orElse("cluster is paused");
+  }
+}
