@@ -11,7 +11,8 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 public final class QuantityPattern implements SchemaCustomizer.Customizer {
 
   public static final String QUANTITY =
-      "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
+      "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))"
+          + "(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
 
   @Override
   public JSONSchemaProps apply(JSONSchemaProps props, String input, KubernetesSerialization serialization) {

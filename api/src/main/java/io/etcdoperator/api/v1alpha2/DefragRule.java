@@ -10,13 +10,15 @@ import java.util.Objects;
 
 /** Which members to defragment. An absent or empty rule means freeSpaceAbove 200Mi. */
 @ValidationRule(
-    value = "!has(self.all) || !self.all || !(has(self.freeSpaceAbove) || has(self.quotaUsageAbove) || has(self.minReclaim))",
+    value = "!has(self.all) || !self.all || "
+        + "!(has(self.freeSpaceAbove) || has(self.quotaUsageAbove) || has(self.minReclaim))",
     message = "all cannot be combined with freeSpaceAbove, quotaUsageAbove or minReclaim")
 @ValidationRule(
     value = "!has(self.minReclaim) || has(self.quotaUsageAbove)",
     message = "minReclaim only applies together with quotaUsageAbove")
 @ValidationRule(
-    value = "!has(self.minReclaim) || quantity(string(self.minReclaim)).compareTo(has(self.freeSpaceAbove) ? quantity(string(self.freeSpaceAbove)) : quantity('200Mi')) <= 0",
+    value = "!has(self.minReclaim) || quantity(string(self.minReclaim)).compareTo("
+        + "has(self.freeSpaceAbove) ? quantity(string(self.freeSpaceAbove)) : quantity('200Mi')) <= 0",
     message = "minReclaim cannot exceed freeSpaceAbove (200Mi when unset)")
 @SchemaCustomizer(value = QuantityPattern.class, input = "freeSpaceAbove,minReclaim")
 @JsonInclude(JsonInclude.Include.NON_NULL)

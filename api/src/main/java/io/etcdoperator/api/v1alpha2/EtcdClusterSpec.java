@@ -16,8 +16,10 @@ import java.util.Objects;
 
 /** Desired state of an etcd cluster. Rules with oldSelf run on update only. */
 @ValidationRule(
-    value = "!(has(self.replicas) && self.replicas == 0 && has(self.storage) && has(self.storage.medium) && self.storage.medium == 'Memory')",
-    message = "replicas cannot be 0 with storage.medium Memory: a paused tmpfs-backed cluster would have nothing to resume from")
+    value = "!(has(self.replicas) && self.replicas == 0 "
+        + "&& has(self.storage) && has(self.storage.medium) && self.storage.medium == 'Memory')",
+    message = "replicas cannot be 0 with storage.medium Memory: "
+        + "a paused tmpfs-backed cluster would have nothing to resume from")
 @ValidationRule(
     value = "!has(self.storage) || !has(self.storage.medium) || "
         + "self.storage.medium != 'Memory' || "
@@ -30,7 +32,8 @@ import java.util.Objects;
     value = "!has(self.tls) || !has(oldSelf.tls) || self.tls == oldSelf.tls",
     message = "tls is immutable; recreate the cluster to change it")
 @ValidationRule(
-    value = "(has(self.storage) && has(self.storage.storageClassName)) == (has(oldSelf.storage) && has(oldSelf.storage.storageClassName))",
+    value = "(has(self.storage) && has(self.storage.storageClassName)) "
+        + "== (has(oldSelf.storage) && has(oldSelf.storage.storageClassName))",
     message = "storage.storageClassName cannot be added or removed after creation")
 @ValidationRule(
     value = "!has(self.storage) || !has(oldSelf.storage) || "

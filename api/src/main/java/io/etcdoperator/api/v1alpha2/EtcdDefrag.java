@@ -13,10 +13,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(EtcdOperatorApi.VERSION)
 @Kind("EtcdDefrag")
 @Plural("etcddefrags")
-@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name",
+    type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Defragmented", jsonPath = ".status.defragmented",
     type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
 public class EtcdDefrag extends CustomResource<EtcdDefragSpec, EtcdDefragStatus> implements Namespaced {
 }

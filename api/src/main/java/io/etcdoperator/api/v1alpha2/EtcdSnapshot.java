@@ -12,8 +12,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(EtcdOperatorApi.VERSION)
 @Kind("EtcdSnapshot")
 @Plural("etcdsnapshots")
-@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name",
+    type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
 public class EtcdSnapshot extends CustomResource<EtcdSnapshotSpec, EtcdSnapshotStatus> implements Namespaced {
 }

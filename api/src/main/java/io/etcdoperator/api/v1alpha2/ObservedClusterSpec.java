@@ -155,7 +155,9 @@ public class ObservedClusterSpec {
         && Objects.equals(topologySpreadConstraints, that.topologySpreadConstraints)
         && Objects.equals(options, that.options)
         && Objects.equals(imagePullSecrets, that.imagePullSecrets)
-        && Objects.equals(tls, that.tls) && Objects.equals(auth, that.auth) && Objects.equals(bootstrap, that.bootstrap);
+        && Objects.equals(tls, that.tls)
+        && Objects.equals(auth, that.auth)
+        && Objects.equals(bootstrap, that.bootstrap);
   }
 
   @Override

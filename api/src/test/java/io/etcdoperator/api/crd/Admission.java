@@ -20,4 +20,12 @@ public final class Admission {
       assertThat(violation.message()).as("message").contains(messageFragment);
     });
   }
+
+  /** At least this violation; for objects that break a schema constraint and, through it, a rule as well. */
+  public static void assertRejectedAmong(List<Violation> violations, String path, String messageFragment) {
+    assertThat(violations).as("violations").anySatisfy(violation -> {
+      assertThat(violation.path()).as("path").isEqualTo(path);
+      assertThat(violation.message()).as("message").contains(messageFragment);
+    });
+  }
 }

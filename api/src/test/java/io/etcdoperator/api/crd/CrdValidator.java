@@ -132,7 +132,8 @@ public final class CrdValidator {
     }
     List<?> keys = listOrEmpty(node.get("x-kubernetes-list-map-keys"));
     return oldItems.stream()
-        .filter(o -> o instanceof Map<?, ?> oldMap && keys.stream().allMatch(k -> Objects.equals(oldMap.get(k), itemMap.get(k))))
+        .filter(o -> o instanceof Map<?, ?> oldMap
+            && keys.stream().allMatch(k -> Objects.equals(oldMap.get(k), itemMap.get(k))))
         .findFirst()
         .orElse(null);
   }

@@ -75,7 +75,8 @@ class EtcdClusterRulesTest {
 
     @Test
     void replicasAndDeadlineHaveLowerBounds() {
-      assertRejected(CRD.create("spec: {version: 3.6.11, replicas: -1}"), "spec.replicas", "greater than or equal to 0");
+      assertRejected(CRD.create("spec: {version: 3.6.11, replicas: -1}"), "spec.replicas",
+          "greater than or equal to 0");
       assertRejected(CRD.create("spec: {version: 3.6.11, progressDeadlineSeconds: 0}"),
           "spec.progressDeadlineSeconds", "greater than or equal to 1");
     }
@@ -306,7 +307,7 @@ class EtcdClusterRulesTest {
               autoCompactionRetention: 1h30m
               snapshotCount: 10000
           """));
-      assertAccepted(CRD.create(PLAIN + "  options: {autoCompactionMode: revision, autoCompactionRetention: '1000'}\n"));
+      assertAccepted(CRD.create(PLAIN + "  options: {autoCompactionMode: revision, autoCompactionRetention: '100'}\n"));
       assertRejected(CRD.create(PLAIN + "  options: {autoCompactionRetention: 1d}\n"),
           "spec.options.autoCompactionRetention", "must match");
       assertRejected(CRD.create(PLAIN + "  options: {autoCompactionMode: hourly}\n"),

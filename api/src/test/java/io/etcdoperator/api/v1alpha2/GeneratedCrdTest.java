@@ -1,0 +1,131 @@
+package io.etcdoperator.api.v1alpha2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.etcdoperator.api.crd.CelRule;
+import io.etcdoperator.api.crd.CrdSchema;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The generated CRDs carry the names, subresources, printer columns, defaults and rules of the API. */
+class GeneratedCrdTest {
+
+  @Test
+  void allFourKindsAreNamespacedV1alpha2WithoutShortNames() {
+    Map<String, String> kinds = Map.of("etcdclusters", "EtcdCluster", "etcdmembers", "EtcdMember",
+        "etcdsnapshots", "EtcdSnapshot", "etcddefrags", "EtcdDefrag");
+    kinds.forEach((plural, kind) -> {
+      CrdSchema crd = CrdSchema.generated(plural);
+      Map<?, ?> spec = (Map<?, ?>) crd.crd().get("spec");
+      Map<?, ?> names = (Map<?, ?>) spec.get("names");
+
+      assertThat(spec.get("group")).as(plural).isEqualTo(EtcdOperatorApi.GROUP);
+      assertThat(spec.get("scope")).as(plural).isEqualTo("Namespaced");
+      assertThat(names.get("kind")).as(plural).isEqualTo(kind);
+      assertThat(names.get("plural")).as(plural).isEqualTo(plural);
+      assertThat(names.containsKey("shortNames") || names.containsKey("categories")).as(plural).isFalse();
+      assertThat(crd.version()).as(plural)
+          .containsEntry("name", EtcdOperatorApi.VERSION).containsEntry("served", true).containsEntry("storage", true);
+    });
+  }
+
+  @Test
+  void clusterScalesOnReadyMembers() {
+    assertThat(subresources("etcdclusters")).isEqualTo(Map.of("status", Map.of(), "scale", Map.of(
+        "specReplicasPath", ".spec.replicas",
+        "statusReplicasPath", ".status.readyMembers",
+        "labelSelectorPath", ".status.selector")));
+  }
+
+  @Test
+  void memberScalesOnItsSingleReplica() {
+    assertThat(subresources("etcdmembers")).isEqualTo(Map.of("status", Map.of(), "scale", Map.of(
+        "specReplicasPath", ".spec.replicas",
+        "statusReplicasPath", ".status.replicas",
+        "labelSelectorPath", ".status.selector")));
+  }
+
+  @Test
+  void snapshotAndDefragHaveOnlyAStatusSubresource() {
+    assertThat(subresources("etcdsnapshots")).isEqualTo(Map.of("status", Map.of()));
+    assertThat(subresources("etcddefrags")).isEqualTo(Map.of("status", Map.of()));
+  }
+
+  @Test
+  void printerColumns() {
+    // The generator sorts columns by JSON path, so Age comes first.
+    assertThat(columns("etcdclusters")).containsExactly(
+        "Age=.metadata.creationTimestamp", "Replicas=.spec.replicas", "Version=.spec.version",
+        "Ready=.status.readyMembers");
+    assertThat(columns("etcdmembers")).containsExactlyInAnyOrder(
+        "Age=.metadata.creationTimestamp", "Cluster=.spec.clusterName", "Version=.spec.version",
+        "Running=.status.version", "Ready=.status.conditions[?(@.type==\"Ready\")].status");
+    assertThat(columns("etcdsnapshots")).containsExactlyInAnyOrder(
+        "Age=.metadata.creationTimestamp", "Cluster=.spec.clusterRef.name", "Phase=.status.phase");
+    assertThat(columns("etcddefrags")).containsExactlyInAnyOrder(
+        "Age=.metadata.creationTimestamp", "Cluster=.spec.clusterRef.name", "Phase=.status.phase",
+        "Defragmented=.status.defragmented");
+  }
+
+  @Test
+  void clusterDefaults() {
+    CrdSchema crd = CrdSchema.generated("etcdclusters");
+
+    assertThat(crd.node("spec.replicas")).containsEntry("default", 3L);
+    assertThat(crd.node("spec.progressDeadlineSeconds")).containsEntry("default", 600L);
+    assertThat(crd.node("spec.storage")).containsEntry("default", Map.of("size", "1Gi", "medium", ""));
+    assertThat(crd.node("spec.storage.size")).containsEntry("default", "1Gi")
+        .containsEntry("x-kubernetes-int-or-string", true).containsKey("pattern");
+    assertThat(crd.node("spec.storage.medium")).containsEntry("default", "")
+        .containsEntry("enum", List.of("", "Memory"));
+    assertThat(crd.node("spec.tls.client.certManager.serverIssuerRef.kind")).containsEntry("default", "Issuer")
+        .containsEntry("enum", List.of("Issuer", "ClusterIssuer"));
+    assertThat(crd.node("spec")).containsEntry("required", List.of("version"));
+  }
+
+  @Test
+  void timesAreDateTimeStrings() {
+    assertThat(CrdSchema.generated("etcdclusters").node("status.progressDeadline"))
+        .containsEntry("type", "string").containsEntry("format", "date-time");
+    CrdSchema defrag = CrdSchema.generated("etcddefrags");
+    for (String path : List.of("status.startedAt", "status.completedAt")) {
+      assertThat(defrag.node(path)).as(path).containsEntry("format", "date-time");
+    }
+  }
+
+  @Test
+  void defragMemberHistoryIsAMapListKeyedByName() {
+    assertThat(CrdSchema.generated("etcddefrags").node("status.members"))
+        .containsEntry("x-kubernetes-list-type", "map")
+        .containsEntry("x-kubernetes-list-map-keys", List.of("name"));
+  }
+
+  @Test
+  void clusterSpecCarriesTheThirteenSpecLevelRules() {
+    List<CelRule> rules = CrdSchema.generated("etcdclusters").rules();
+
+    assertThat(rules).filteredOn(rule -> rule.path().equals("spec")).hasSize(13);
+    assertThat(rules).filteredOn(rule -> rule.path().equals("spec")).filteredOn(CelRule::isTransition).hasSize(8);
+    assertThat(rules).extracting(CelRule::path).contains("spec.storage.size", "spec.storage.medium",
+        "spec.tls.client", "spec.tls.peer", "spec.bootstrap.restore", "spec.bootstrap.restore.source",
+        "status.observed.storage.size");
+  }
+
+  @Test
+  void snapshotGuardsItsClusterRefLikeDefrag() {
+    assertThat(CrdSchema.generated("etcdsnapshots").rules()).extracting(CelRule::path, CelRule::rule)
+        .contains(tuple("spec",
+            "has(self.clusterRef) && has(self.clusterRef.name) && size(self.clusterRef.name) != 0"));
+  }
+
+  private static Map<?, ?> subresources(String plural) {
+    return (Map<?, ?>) CrdSchema.generated(plural).version().get("subresources");
+  }
+
+  private static List<String> columns(String plural) {
+    List<?> columns = (List<?>) CrdSchema.generated(plural).version().get("additionalPrinterColumns");
+    return columns.stream().map(c -> (Map<?, ?>) c).map(c -> c.get("name") + "=" + c.get("jsonPath")).toList();
+  }
+}
