@@ -23,10 +23,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Admits objects against a generated CRD roughly the way the API server does: apply schema defaults, check the
- * structural constraints (type, required, enum, pattern, bounds), then run every CEL rule at its path. Transition
- * rules (those using oldSelf) run only on update and only where the old object has a value at the same path.
- * Each rule's outcomes are recorded so a test class can check that every rule was seen both passing and failing.
+ * Admits objects against a generated CRD as the API server would: schema defaults, structural checks, then each CEL
+ * rule at its path (transition rules only on update, where the old object has a value). Records each rule's outcomes.
  */
 public final class CrdValidator {
 
