@@ -1,0 +1,43 @@
+package io.etcdoperator.operator.resources;
+
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import org.junit.jupiter.api.Test;
+
+/** Member Pods and PVCs, rendered from fixed EtcdMembers and compared with reviewed YAML. */
+class MemberGoldenTest {
+
+  private static final String IMAGE = "quay.io/coreos/etcd:v3.5.16";
+
+  @Test
+  void plaintextSeedOfANewCluster() {
+    Golden.assertMatches("pod-seed-plain", MemberPods.build(Fixtures.member("member-seed-plain"), IMAGE, false));
+  }
+
+  @Test
+  void joiningMemberWithEveryPassThrough() {
+    EtcdMember member = Fixtures.member("member-joining-full");
+    Golden.assertMatches("pod-joining-full",
+        MemberPods.build(member, "registry.internal/mirror/etcd:v3.5.16", true));
+  }
+
+  @Test
+  void memoryMember() {
+    Golden.assertMatches("pod-memory", MemberPods.build(Fixtures.member("member-memory"), IMAGE, true));
+  }
+
+  @Test
+  void clientMtlsAndPeerTls() {
+    Golden.assertMatches("pod-mtls", MemberPods.build(Fixtures.member("member-mtls"), IMAGE, false));
+  }
+
+  @Test
+  void adoptedMemberWithPeerAutoTls() {
+    Golden.assertMatches("pod-adopted-peer-auto-tls",
+        MemberPods.build(Fixtures.member("member-adopted-peer-auto-tls"), IMAGE, true));
+  }
+
+  @Test
+  void dataPvc() {
+    Golden.assertMatches("pvc-joining-full", MemberPvcs.build(Fixtures.member("member-joining-full")));
+  }
+}
