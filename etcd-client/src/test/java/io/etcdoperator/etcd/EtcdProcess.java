@@ -53,7 +53,7 @@ final class EtcdProcess {
 
   /**
    * Polls until the member serves clients: /health over plain HTTP (true once it knows a leader, learners
-   * included), or the "ready to serve client requests" log line when client TLS is on.
+   * included), or etcd's "serving client traffic securely" log line when client TLS is on.
    */
   EtcdProcess awaitReady(Duration within) {
     Instant deadline = Instant.now().plus(within);
@@ -105,7 +105,7 @@ final class EtcdProcess {
   }
 
   private boolean ready() {
-    return tls ? logMentions("ready to serve client requests") : healthy();
+    return tls ? logMentions("serving client traffic securely") : healthy();
   }
 
   private boolean healthy() {
