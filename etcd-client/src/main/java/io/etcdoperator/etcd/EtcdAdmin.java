@@ -10,7 +10,10 @@ import java.util.List;
  */
 public interface EtcdAdmin extends AutoCloseable {
 
-  /** MemberList, linearizable. */
+  /**
+   * MemberList as the answering voter sees it (etcd 3.4 has no linearizable member list); after a change made through
+   * this admin it includes that change, since both go to the same first reachable endpoint.
+   */
   Membership members();
 
   /** MemberAddAsLearner. Returns the membership after the add; the new member has an empty name until it starts. */
