@@ -163,4 +163,5 @@ main() {
   fi
 }
 
-main
+# One line, so that bash has read all of it before running: editing the file mid-run cannot derail it.
+main "$@"; exit $?

@@ -7,6 +7,12 @@ import java.util.List;
 /** Command lines of the three control-plane processes, all bound to 127.0.0.1. */
 final class ControlPlaneFlags {
 
+    /**
+     * Pods get a projected service-account token, as on Kubernetes 1.21+, instead of a token Secret: without the
+     * token controller, 1.20 would otherwise refuse every Pod that mounts the default service account.
+     */
+    private static final String BOUND_TOKENS = "--feature-gates=BoundServiceAccountTokenVolume=true";
+
     private ControlPlaneFlags() {
     }
 
@@ -42,6 +48,7 @@ final class ControlPlaneFlags {
                 "--service-cluster-ip-range=10.96.0.0/16",
                 "--allow-privileged=true",
                 "--endpoint-reconciler-type=none",
+                BOUND_TOKENS,
                 "--profiling=false");
     }
 
@@ -63,7 +70,9 @@ final class ControlPlaneFlags {
                 "--root-ca-file=" + rootCa,
                 "--use-service-account-credentials=false",
                 "--leader-elect=false",
+                "--authentication-skip-lookup=true",
                 "--controllers=*,-serviceaccount-token",
+                BOUND_TOKENS,
                 "--profiling=false");
     }
 }
