@@ -135,7 +135,7 @@ provision() {
   apt_install golang-go rsync golang-github-modern-go-reflect2-dev
   mkdir -p "$(dirname "$CACHE_DIR")"
   work=$(mktemp -d "$(dirname "$CACHE_DIR")/kube-build.XXXXXX")
-  # Go's module cache is read-only; make it writable so the cleanup can remove everything.
+  # Go can leave read-only files behind; make them writable so the cleanup removes everything.
   trap 'chmod -R u+w "'"$work"'" 2>/dev/null; rm -rf "'"$work"'"' EXIT
   fetch_source "$work"
   replace_reflect2 "$work/src/kubernetes-${KUBE_VERSION}"

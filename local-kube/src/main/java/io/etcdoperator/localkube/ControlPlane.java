@@ -53,10 +53,18 @@ public final class ControlPlane implements AutoCloseable {
         }
     }
 
-    /** Starts with its state and logs in {@code workDir}, which is kept after {@link #close()}. */
+    /**
+     * Starts with its state and logs in {@code workDir}, which must be absent or empty (a stale etcd data dir would
+     * bring back old objects) and is kept after {@link #close()}.
+     */
     public static ControlPlane start(Path workDir) throws InterruptedException {
         try {
             Files.createDirectories(workDir);
+            try (Stream<Path> entries = Files.list(workDir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("work directory " + workDir + " is not empty");
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create work directory " + workDir, e);
         }

@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -50,8 +51,11 @@ class ControlPlaneIT {
     private static KubernetesClient client;
 
     @BeforeAll
-    static void startControlPlane() throws InterruptedException {
-        controlPlane = ControlPlane.start(Path.of("target", "control-plane-" + System.currentTimeMillis()));
+    static void startControlPlane() throws InterruptedException, IOException {
+        // a fixed dir, emptied first: each run leaves its logs for inspection without piling up etcd WALs
+        Path workDir = Path.of("target", "control-plane-it");
+        deleteRecursively(workDir);
+        controlPlane = ControlPlane.start(workDir);
         System.out.printf("local control plane ready in %d ms (work dir %s)%n",
                 controlPlane.timeToReady().toMillis(), controlPlane.workDir());
         client = controlPlane.newClient();
@@ -191,7 +195,8 @@ class ControlPlaneIT {
         awaitUntil(crd.getMetadata().getName() + " is Established", () -> {
             CustomResourceDefinition current = client.apiextensions().v1().customResourceDefinitions()
                     .withName(crd.getMetadata().getName()).get();
-            return current.getStatus() != null && current.getStatus().getConditions().stream()
+            return current.getStatus() != null && current.getStatus().getConditions() != null
+                    && current.getStatus().getConditions().stream()
                     .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
         });
     }
@@ -217,6 +222,16 @@ class ControlPlaneIT {
     private static ConfigMap configMap(String name, List<OwnerReference> owners) {
         return new ConfigMapBuilder().withNewMetadata().withName(name).withOwnerReferences(new ArrayList<>(owners))
                 .endMetadata().addToData("role", name).build();
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
     }
 
     private static void awaitUntil(String condition, BooleanSupplier check) {
