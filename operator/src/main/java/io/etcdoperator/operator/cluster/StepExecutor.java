@@ -42,6 +42,18 @@ public class StepExecutor {
   }
 
   public Outcome execute(Step step, EtcdCluster cluster, Optional<EtcdAdmin> etcd) {
+    try {
+      return perform(step, cluster, etcd);
+    } catch (EtcdException e) {
+      // etcd refuses membership changes for ~5s after a join ("unhealthy cluster"); look again soon, change nothing
+      LOG.atInfo().addKeyValue("step", step.getClass().getSimpleName()).addKeyValue("error", e.getMessage())
+          .log("etcd refused the step; will retry");
+      return Outcome.of(Reason.MEMBERSHIP_CHANGE_REFUSED, step.reason().reason() + " refused by etcd: " + e.getMessage(),
+          Duration.ofSeconds(5));
+    }
+  }
+
+  private Outcome perform(Step step, EtcdCluster cluster, Optional<EtcdAdmin> etcd) {
     return switch (step) {
       case Step.CreateSeed s -> {
         EtcdMember seed = create(cluster, true);

@@ -25,9 +25,9 @@ public final class ClusterDomain {
       return Optional.empty();
     }
     return lines.stream()
-        .map(String::trim)
-        .filter(l -> l.startsWith("search "))
-        .flatMap(l -> List.of(l.substring("search ".length()).trim().split("\\s+")).stream())
+        .map(l -> List.of(l.trim().split("\\s+")))
+        .filter(words -> words.size() > 1 && words.get(0).equals("search"))
+        .flatMap(words -> words.subList(1, words.size()).stream())
         .filter(s -> s.startsWith("svc."))
         .map(s -> s.substring("svc.".length()))
         .findFirst();

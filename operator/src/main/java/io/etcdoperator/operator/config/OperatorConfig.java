@@ -29,11 +29,12 @@ public record OperatorConfig(
       throw new InvalidConfigException("--operator-image (OPERATOR_IMAGE) is the placeholder '" + PLACEHOLDER_IMAGE
           + "'; set it to the image this operator runs from");
     }
-    if (etcdImageRepository.isBlank() || etcdImageRepository.contains(":") && !etcdImageRepository.contains("/")) {
+    String lastSegment = etcdImageRepository.substring(etcdImageRepository.lastIndexOf('/') + 1);
+    if (etcdImageRepository.isBlank() || lastSegment.contains(":") || etcdImageRepository.contains("@")) {
       throw new InvalidConfigException("--etcd-image-repository must be a repository without a tag, got '"
           + etcdImageRepository + "'");
     }
-    if (!clusterDomain.matches("[a-z0-9]([-a-z0-9.]*[a-z0-9])?")) {
+    if (!clusterDomain.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")) {
       throw new InvalidConfigException("--cluster-domain '" + clusterDomain + "' is not a DNS name");
     }
   }

@@ -27,6 +27,7 @@ public enum Reason {
   MEMBER_REMOVED("MemberRemoved", "member deleted for scale-down"),
   ORPHAN_REMOVED("OrphanMemberRemoved", "etcd member without an EtcdMember removed"),
   QUORUM_AT_RISK("QuorumAtRisk", "removing a member now would lose quorum"),
+  MEMBERSHIP_CHANGE_REFUSED("MembershipChangeRefused", "etcd refused the membership change for now"),
   WAKING_DORMANT("WakingDormantMember", "waking the dormant member"),
   PAUSING("Pausing", "parking the last member (dormant)"),
   FOREIGN_MEMBER("ForeignMember", "a member is not controlled by this cluster; refusing to adopt it"),

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,7 +60,6 @@ class ClusterDomainTest {
     assertThat(ClusterDomain.resolve(Optional.empty(), resolvConf(content + "\n"))).isEqualTo(domain);
   }
 
-  @Disabled("BUG: a 'search' keyword followed by a tab (valid resolv.conf) is not recognised")
   @Test
   void searchSeparatedByATab() throws IOException {
     assertThat(ClusterDomain.resolve(Optional.empty(), resolvConf("search\tsvc.cozy.local cozy.local\n")))

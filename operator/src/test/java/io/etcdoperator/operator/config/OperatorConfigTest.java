@@ -7,7 +7,6 @@ import io.etcdoperator.operator.config.OperatorConfig.InvalidConfigException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -63,7 +62,6 @@ class OperatorConfigTest {
         .isInstanceOf(InvalidConfigException.class).hasMessageContaining("--etcd-image-repository");
   }
 
-  @Disabled("BUG: a tag after a '/' passes the check (only 'name:tag' without a slash is rejected)")
   @ParameterizedTest
   @ValueSource(strings = {"quay.io/coreos/etcd:v3.5.16", "registry.local:5000/mirror/etcd:v3.5.16",
       "quay.io/coreos/etcd@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"})
@@ -86,7 +84,6 @@ class OperatorConfigTest {
         .isInstanceOf(InvalidConfigException.class).hasMessageContaining("--cluster-domain");
   }
 
-  @Disabled("BUG: the --cluster-domain check accepts empty labels ('..') and labels that start or end with '-'")
   @ParameterizedTest
   @ValueSource(strings = {"cozy..local", "cozy-.local", "cozy.-local"})
   void clusterDomainsWithInvalidLabelsAreRejected(String domain) {

