@@ -316,7 +316,7 @@ public class MemberReconcile {
     return status == null ? new EtcdMemberStatus() : client.getKubernetesSerialization().clone(status);
   }
 
-  /** A merge patch of the fields this controller owns; isVoter belongs to the cluster controller and is never sent. */
+  /** Writes the status with the resourceVersion read, so a concurrent isVoter change by the cluster controller is never lost. */
   private void writeStatus(EtcdMember member, EtcdMemberStatus status) {
     EtcdMemberStatus before = member.getStatus() == null ? new EtcdMemberStatus() : member.getStatus();
     if (Objects.equals(before.getMemberID(), status.getMemberID())
@@ -330,19 +330,7 @@ public class MemberReconcile {
         && Conditions.sameMeaning(before.getConditions(), status.getConditions())) {
       return;
     }
-    Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("memberID", status.getMemberID());
-    fields.put("podName", status.getPodName());
-    fields.put("podUID", status.getPodUID());
-    fields.put("pvcName", status.getPvcName());
-    fields.put("replicas", status.getReplicas());
-    fields.put("selector", status.getSelector());
-    fields.put("version", status.getVersion());
-    fields.put("observedGeneration", status.getObservedGeneration());
-    fields.put("conditions", status.getConditions());
-    client.resources(EtcdMember.class).inNamespace(member.getMetadata().getNamespace())
-        .withName(member.getMetadata().getName()).subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE),
-            client.getKubernetesSerialization().asJson(Map.of("status", fields)));
+    member.setStatus(status);
+    client.resource(member).updateStatus(); // optimistic: a concurrent isVoter write makes this 409 and the pass re-runs
   }
 }

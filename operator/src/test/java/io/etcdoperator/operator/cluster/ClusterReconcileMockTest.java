@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,8 +39,6 @@ import org.junit.jupiter.api.Test;
  * in the etcd-client ITs and the end-to-end suite.
  */
 @EnableKubernetesMockClient(crud = true)
-@Disabled("fabric8 CRUD mock appends to status lists on JSON merge patches and ignores Pod status edits, so members "
-    + "never turn Ready here; to be run against the real kube-apiserver of local-kube (see docs/testing.md)")
 class ClusterReconcileMockTest {
 
   static KubernetesClient client;
@@ -125,7 +122,7 @@ class ClusterReconcileMockTest {
       return;
     }
     if (pod.getStatus() == null || pod.getStatus().getConditions() == null || pod.getStatus().getConditions().isEmpty()) {
-      client.pods().inNamespace(NS).withName(m.getMetadata().getName()).editStatus(p -> {
+      client.pods().inNamespace(NS).withName(m.getMetadata().getName()).edit(p -> {
         if (p.getStatus() == null) {
           p.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
         }
