@@ -181,7 +181,7 @@ public final class MembershipPlanner {
   }
 
   /** Running, ready EtcdMembers whose etcd entry is a voter. */
-  static int readyVoters(ObservedCluster observed, Membership membership) {
+  public static int readyVoters(ObservedCluster observed, Membership membership) {
     return (int) observed.running().stream()
         .filter(ObservedMember::ready)
         .filter(m -> etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))

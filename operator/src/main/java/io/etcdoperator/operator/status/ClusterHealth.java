@@ -2,6 +2,7 @@ package io.etcdoperator.operator.status;
 
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.EtcdView;
+import io.etcdoperator.operator.planner.MembershipPlanner;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.planner.Quorum;
@@ -31,10 +32,7 @@ public final class ClusterHealth {
     Membership membership = observed.etcd() instanceof EtcdView.Reached r ? r.membership() : null;
     int voters = membership != null ? membership.voters().size() : (int) running.stream().filter(ObservedMember::voterMark).count();
     int learners = membership != null ? membership.learners().size() : 0;
-    int readyVoters = membership == null ? ready : (int) running.stream()
-        .filter(ObservedMember::ready)
-        .filter(m -> membership.byPeerUrl(m.peerUrl()).or(() -> membership.byName(m.name())).map(e -> !e.learner()).orElse(false))
-        .count();
+    int readyVoters = membership == null ? ready : MembershipPlanner.readyVoters(observed, membership);
     String counts = ready + "/" + desired + " members ready";
 
     Verdict available;
