@@ -79,7 +79,7 @@ public class EtcdClusterSpec {
   @Pattern(SchemaPatterns.ETCD_VERSION)
   private String version;
 
-  @Default("{\"size\": \"1Gi\", \"medium\": \"\"}")
+  @Default("{\"size\": \"1Gi\"}")
   private StorageSpec storage;
 
   @Default("600")

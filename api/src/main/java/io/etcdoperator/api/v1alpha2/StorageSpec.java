@@ -15,6 +15,11 @@ import java.util.Objects;
       medium: {enum: ["", "Memory"]}
     """)
 @SchemaCustomizer(value = QuantityPattern.class, input = "size")
+// Absent and "" mean the same medium; a field default of "" would say so, but Kubernetes 1.20 rejects it (docs/api.md).
+@ValidationRule(
+    value = "(has(self.medium) ? self.medium : '') == (has(oldSelf.medium) ? oldSelf.medium : '')",
+    message = "storage.medium is immutable",
+    fieldPath = ".medium")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class StorageSpec {
 
@@ -27,10 +32,6 @@ public class StorageSpec {
       message = "storage.size cannot be decreased")
   private Quantity size;
 
-  @Default("\"\"")
-  @ValidationRule(
-      value = "self == oldSelf",
-      message = "storage.medium is immutable")
   private String medium;
 
   private String storageClassName;

@@ -70,7 +70,8 @@ public final class CrdSchema {
   private static void collectRules(Map<String, Object> node, String path, List<CelRule> rules) {
     for (Object entry : listOrEmpty(node.get("x-kubernetes-validations"))) {
       Map<String, Object> validation = asMap(entry);
-      rules.add(new CelRule(path, (String) validation.get("rule"), (String) validation.get("message")));
+      String reported = path + (String) validation.getOrDefault("fieldPath", "");
+      rules.add(new CelRule(reported, (String) validation.get("rule"), (String) validation.get("message")));
     }
     if (node.get("properties") instanceof Map<?, ?> properties) {
       properties.forEach((name, child) -> collectRules(asMap(child), join(path, (String) name), rules));

@@ -101,7 +101,8 @@ public final class CrdValidator {
     }
     for (Object entry : listOrEmpty(node.get("x-kubernetes-validations"))) {
       Map<String, Object> validation = asMap(entry);
-      evaluate(new CelRule(path, (String) validation.get("rule"), (String) validation.get("message")),
+      String reported = path + (String) validation.getOrDefault("fieldPath", "");
+      evaluate(new CelRule(reported, (String) validation.get("rule"), (String) validation.get("message")),
           value, old, out);
     }
     if (value instanceof Map<?, ?> map) {

@@ -45,7 +45,7 @@ class CrdValidatorTest {
   void schemaDefaultsAreAppliedBeforeRulesRun() {
     CrdValidator validator = CrdValidator.forGenerated("etcdclusters");
 
-    // Without the medium default ("") the immutability rule would have no old value to compare with.
+    // The storage default ({size: 1Gi}) gives the medium rule an old object to compare with.
     assertThat(validator.update("spec: {version: 3.6.11}", "spec: {version: 3.6.11, storage: {medium: Memory}}"))
         .extracting(Violation::path)
         .containsExactly("spec.storage.medium");

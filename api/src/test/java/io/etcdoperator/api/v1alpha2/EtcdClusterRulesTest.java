@@ -44,18 +44,20 @@ class EtcdClusterRulesTest {
     Map<String, Object> spec = spec(CRD.defaulted(PLAIN));
 
     assertThat(spec).containsEntry("replicas", 3L).containsEntry("progressDeadlineSeconds", 600L);
-    assertThat(spec.get("storage")).isEqualTo(Map.of("size", "1Gi", "medium", ""));
+    assertThat(spec.get("storage")).isEqualTo(Map.of("size", "1Gi"));
   }
 
   @Test
-  void partialStorageGetsMediumDefaultSoThatAbsentToMemoryIsAChange() {
-    Map<String, Object> spec = spec(CRD.defaulted("""
+  void absentMediumToMemoryIsAChangeOfMedium() {
+    String disk = """
         spec:
           version: 3.6.11
           storage: {size: 2Gi}
-        """));
+        """;
 
-    assertThat(spec.get("storage")).isEqualTo(Map.of("size", "2Gi", "medium", ""));
+    assertRejected(CRD.update(disk, disk.replace("{size: 2Gi}", "{size: 2Gi, medium: Memory}")),
+        "spec.storage.medium", "storage.medium is immutable");
+    assertThat(CRD.update(disk, disk.replace("{size: 2Gi}", "{size: 2Gi, medium: \"\"}"))).isEmpty();
   }
 
   @Nested

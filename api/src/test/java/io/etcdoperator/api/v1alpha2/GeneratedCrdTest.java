@@ -75,14 +75,34 @@ class GeneratedCrdTest {
 
     assertThat(crd.node("spec.replicas")).containsEntry("default", 3L);
     assertThat(crd.node("spec.progressDeadlineSeconds")).containsEntry("default", 600L);
-    assertThat(crd.node("spec.storage")).containsEntry("default", Map.of("size", "1Gi", "medium", ""));
+    assertThat(crd.node("spec.storage")).containsEntry("default", Map.of("size", "1Gi"));
     assertThat(crd.node("spec.storage.size")).containsEntry("default", "1Gi")
         .containsEntry("x-kubernetes-int-or-string", true).containsKey("pattern");
-    assertThat(crd.node("spec.storage.medium")).containsEntry("default", "")
+    assertThat(crd.node("spec.storage.medium")).doesNotContainKey("default")
         .containsEntry("enum", List.of("", "Memory"));
     assertThat(crd.node("spec.tls.client.certManager.serverIssuerRef.kind")).containsEntry("default", "Issuer")
         .containsEntry("enum", List.of("Issuer", "ClusterIssuer"));
     assertThat(crd.node("spec")).containsEntry("required", List.of("version"));
+  }
+
+  @Test
+  void noEmptyStringDefaultsBecauseKubernetes120RefusesThem() {
+    for (String plural : List.of("etcdclusters", "etcdmembers", "etcdsnapshots", "etcddefrags")) {
+      assertThat(emptyStringDefaults(CrdSchema.generated(plural).crd(), plural)).isEmpty();
+    }
+  }
+
+  private static List<String> emptyStringDefaults(Object node, String path) {
+    List<String> found = new java.util.ArrayList<>();
+    if (node instanceof Map<?, ?> map) {
+      if ("".equals(map.get("default"))) {
+        found.add(path);
+      }
+      map.forEach((key, child) -> found.addAll(emptyStringDefaults(child, path + "." + key)));
+    } else if (node instanceof List<?> list) {
+      list.forEach(child -> found.addAll(emptyStringDefaults(child, path + "[]")));
+    }
+    return found;
   }
 
   @Test
