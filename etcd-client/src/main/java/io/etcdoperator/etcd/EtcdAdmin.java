@@ -1,6 +1,8 @@
 package io.etcdoperator.etcd;
 
+import java.io.OutputStream;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -33,6 +35,15 @@ public interface EtcdAdmin extends AutoCloseable {
 
   /** Creates user root (if missing) with the password, grants it role root, then enables authentication. */
   void enableAuth(String rootPassword);
+
+  /**
+   * Maintenance Snapshot from exactly this endpoint, streamed into the sink as it arrives (never buffered whole).
+   * Returns the number of bytes written; the whole stream must finish within {@code within}. A failure of the sink
+   * cancels the stream and is rethrown unchanged. The sink is not closed.
+   */
+  default long snapshot(URI clientUrl, OutputStream sink, Duration within) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not stream snapshots");
+  }
 
   @Override
   void close();

@@ -5,8 +5,10 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
 import io.grpc.Deadline;
 import io.netty.handler.ssl.SslContext;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -65,6 +67,18 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
   @Override
   public EndpointStatus status(URI clientUrl) {
     return direct("status of " + clientUrl, deadline -> direct.status(clientUrl, deadline));
+  }
+
+  @Override
+  public long snapshot(URI clientUrl, OutputStream sink, Duration within) {
+    Deadline deadline = Deadline.after(within.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      return direct.snapshot(clientUrl, sink, deadline);
+    } catch (DirectRpc.SinkFailure e) {
+      throw e.failure();
+    } catch (RuntimeException e) {
+      throw FailureClassifier.classify("snapshot of " + clientUrl, e);
+    }
   }
 
   @Override

@@ -1,0 +1,90 @@
+package io.etcdoperator.snapshot;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The etcd binary that turns a snapshot file into a data directory: {@code etcdctl snapshot restore} up to etcd 3.4,
+ * {@code etcdutl snapshot restore} from 3.5 (where etcdctl's variant is deprecated). The tool must match the target
+ * minor version, since it writes that version's on-disk format.
+ */
+public record RestoreTool(Path executable, Kind kind) {
+
+  public enum Kind { ETCDCTL, ETCDUTL }
+
+  private static final Pattern VERSION = Pattern.compile("v?(\\d+)\\.(\\d+)(\\.\\d+)?");
+  private static final int OUTPUT_LIMIT = 4096;
+
+  /** The tool for an etcd version below a tools directory laid out as {@code <dir>/v<major>.<minor>/<tool>}. */
+  public static RestoreTool forVersion(String etcdVersion, Path toolsDir) {
+    Matcher m = VERSION.matcher(etcdVersion == null ? "" : etcdVersion.strip());
+    if (!m.matches()) {
+      throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST, "not an etcd version: '" + etcdVersion + "'");
+    }
+    int major = Integer.parseInt(m.group(1));
+    int minor = Integer.parseInt(m.group(2));
+    Kind kind = major > 3 || (major == 3 && minor >= 5) ? Kind.ETCDUTL : Kind.ETCDCTL;
+    return new RestoreTool(toolsDir.resolve("v" + major + "." + minor).resolve(fileName(kind)), kind);
+  }
+
+  /** A tool named by path; etcdutl if the file is called so, else etcdctl. */
+  public static RestoreTool at(Path executable) {
+    return new RestoreTool(executable,
+        executable.getFileName().toString().startsWith("etcdutl") ? Kind.ETCDUTL : Kind.ETCDCTL);
+  }
+
+  /** Fails before any download when the tool is missing: a bad image should not cost a 2 GiB transfer first. */
+  public void requireExecutable() {
+    if (!Files.isRegularFile(executable) || !Files.isExecutable(executable)) {
+      throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "restore tool " + executable
+          + " is missing or not executable");
+    }
+  }
+
+  public List<String> command(Path snapshot, Path outputDir, RestoreTarget target) {
+    List<String> command = new ArrayList<>(List.of(executable.toString(), "snapshot", "restore", snapshot.toString(),
+        "--name", target.memberName(),
+        "--data-dir", outputDir.toString(),
+        "--initial-cluster", target.initialCluster(),
+        "--initial-cluster-token", target.clusterToken(),
+        "--initial-advertise-peer-urls", target.peerUrls()));
+    return command;
+  }
+
+  void run(Path snapshot, Path outputDir, RestoreTarget target, Duration within) {
+    ProcessBuilder builder = new ProcessBuilder(command(snapshot, outputDir, target)).redirectErrorStream(true);
+    builder.environment().put("ETCDCTL_API", "3");
+    try {
+      Process process = builder.start();
+      byte[] output = process.getInputStream().readNBytes(OUTPUT_LIMIT);
+      process.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+      if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly();
+        throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, executable + " did not finish within "
+            + within);
+      }
+      if (process.exitValue() != 0) {
+        throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, executable + " exited with "
+            + process.exitValue() + ": " + new String(output, StandardCharsets.UTF_8).strip());
+      }
+    } catch (IOException e) {
+      throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "cannot run " + executable + ": "
+          + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "interrupted while restoring", e);
+    }
+  }
+
+  private static String fileName(Kind kind) {
+    return kind == Kind.ETCDUTL ? "etcdutl" : "etcdctl";
+  }
+}

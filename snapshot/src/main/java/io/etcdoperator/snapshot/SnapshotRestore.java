@@ -1,0 +1,96 @@
+package io.etcdoperator.snapshot;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Seeds an empty data directory from a stored snapshot: fetch, verify the sha256, restore with the version's tool,
+ * then move the result into place with one rename. A data directory that already holds a member is left alone, so
+ * a restarted init container never restores twice.
+ */
+public final class SnapshotRestore {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotRestore.class);
+  static final String DOWNLOAD = ".restore-snapshot.db";
+  static final String STAGING = ".restore";
+
+  private final RestoreTool tool;
+  private final Duration within;
+
+  public SnapshotRestore(RestoreTool tool, Duration within) {
+    this.tool = tool;
+    this.within = within;
+  }
+
+  /** How a restore went: skipped (member present) or restored from the fetched bytes. */
+  public record Outcome(boolean restored, Optional<StoredSnapshot> snapshot, String verifiedAgainst) {}
+
+  /**
+   * @param expectedChecksum {@code sha256:<hex>} to verify against; when empty, the checksum the agent recorded when
+   *     it stored the snapshot is used, and when there is none either, only etcd's own hash check guards the file
+   */
+  public Outcome run(SnapshotStore store, String key, Optional<String> expectedChecksum, RestoreTarget target) {
+    Path dataDir = target.dataDir();
+    if (Files.isDirectory(dataDir.resolve("member"))) {
+      LOG.atInfo().addKeyValue("dataDir", dataDir).log("data directory already holds a member; nothing to restore");
+      return new Outcome(false, Optional.empty(), "none");
+    }
+    tool.requireExecutable();
+    Path download = dataDir.resolve(DOWNLOAD);
+    Path staging = dataDir.resolve(STAGING);
+    try {
+      Files.createDirectories(dataDir);
+      removeStale(download, staging);
+      requireSpace(dataDir, store.size(key));
+      Optional<String> expected = expectedChecksum.map(StoredSnapshot::hexOf)
+          .or(() -> store.recordedChecksum(key).map(StoredSnapshot::hexOf));
+      String verifiedAgainst = expectedChecksum.isPresent() ? "given" : expected.isPresent() ? "recorded" : "none";
+      StoredSnapshot fetched = store.fetch(key, download);
+      if (expected.isPresent() && !expected.get().equals(fetched.sha256Hex())) {
+        throw new SnapshotFailure(SnapshotFailure.Reason.CHECKSUM_MISMATCH, fetched.uri() + " has sha256 "
+            + fetched.sha256Hex() + " but " + expected.get() + " was expected");
+      }
+      if (expected.isEmpty()) {
+        LOG.atWarn().addKeyValue("uri", fetched.uri())
+            .log("no recorded checksum; relying on the hash etcd appends to its snapshots");
+      }
+      tool.run(download, staging, target, within);
+      Files.move(staging.resolve("member"), dataDir.resolve("member"), StandardCopyOption.ATOMIC_MOVE);
+      removeStale(download, staging);
+      LOG.atInfo().addKeyValue("uri", fetched.uri()).addKeyValue("sizeBytes", fetched.sizeBytes())
+          .addKeyValue("member", target.memberName()).log("snapshot restored");
+      return new Outcome(true, Optional.of(fetched), verifiedAgainst);
+    } catch (IOException e) {
+      throw new SnapshotFailure(SnapshotFailure.Reason.STORAGE_ERROR, "restore into " + dataDir + " failed: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** The download and the tool's output both live in the data directory, so it needs twice the snapshot's size. */
+  private static void requireSpace(Path dataDir, long snapshotSize) throws IOException {
+    long usable = Files.getFileStore(dataDir).getUsableSpace();
+    if (usable < 2 * snapshotSize) {
+      throw new SnapshotFailure(SnapshotFailure.Reason.INSUFFICIENT_SPACE, dataDir + " has " + usable
+          + " bytes free; restoring a " + snapshotSize + "-byte snapshot needs " + 2 * snapshotSize);
+    }
+  }
+
+  private static void removeStale(Path download, Path staging) throws IOException {
+    Files.deleteIfExists(download);
+    if (Files.exists(staging)) {
+      try (Stream<Path> files = Files.walk(staging)) {
+        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+  }
+}

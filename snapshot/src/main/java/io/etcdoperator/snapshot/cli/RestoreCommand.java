@@ -1,0 +1,79 @@
+package io.etcdoperator.snapshot.cli;
+
+import io.etcdoperator.snapshot.RestoreTarget;
+import io.etcdoperator.snapshot.RestoreTool;
+import io.etcdoperator.snapshot.SnapshotFailure;
+import io.etcdoperator.snapshot.SnapshotRestore;
+import io.etcdoperator.snapshot.SnapshotStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "restore", mixinStandardHelpOptions = true,
+    description = "Restore the snapshot at exactly --key into an empty --data-dir (no-op when it holds a member).")
+final class RestoreCommand extends SnapshotCommand.Run {
+
+  /** Where the operator image keeps etcd's restore tools: v3.4/etcdctl, v3.5/etcdutl, ... */
+  static final String DEFAULT_TOOLS_DIR = "/opt/etcd-tools";
+
+  @Mixin
+  StoreOptions store;
+
+  @Option(names = "--key", required = true, description = "Exact S3 key or path below --dir of the snapshot.")
+  String key;
+
+  @Option(names = "--checksum", description = "sha256:<hex> the snapshot must have (default: the recorded one).")
+  String checksum;
+
+  @Option(names = "--data-dir", required = true, description = "The member's etcd data directory.")
+  Path dataDir;
+
+  @Option(names = "--member-name", required = true)
+  String memberName;
+
+  @Option(names = "--initial-cluster", required = true)
+  String initialCluster;
+
+  @Option(names = "--initial-cluster-token", required = true, description = "Must differ from the source cluster's.")
+  String clusterToken;
+
+  @Option(names = "--initial-advertise-peer-urls", required = true)
+  String peerUrls;
+
+  @Option(names = "--etcd-version", description = "Target etcd version; picks etcdctl (3.4) or etcdutl (3.5+).")
+  String etcdVersion;
+
+  @Option(names = "--etcd-tools-dir", defaultValue = DEFAULT_TOOLS_DIR, description = "Holds v<major.minor>/<tool>.")
+  Path toolsDir;
+
+  @Option(names = "--tool", description = "Path of etcdctl or etcdutl; overrides --etcd-version.")
+  Path toolPath;
+
+  @Option(names = "--timeout", defaultValue = "PT30M", description = "Bound on running the restore tool (ISO-8601).")
+  Duration timeout;
+
+  @Override
+  AgentResult run() {
+    RestoreTool tool = tool();
+    var target = new RestoreTarget(dataDir, memberName, initialCluster, clusterToken, peerUrls);
+    try (SnapshotStore source = store.open(agent().env)) {
+      var outcome = new SnapshotRestore(tool, timeout).run(source, key, Optional.ofNullable(checksum), target);
+      return outcome.restored()
+          ? AgentResult.restored(outcome.snapshot().orElseThrow(), outcome.verifiedAgainst())
+          : AgentResult.skipped("data directory " + dataDir + " already holds a member");
+    }
+  }
+
+  private RestoreTool tool() {
+    if (toolPath != null) {
+      return RestoreTool.at(toolPath);
+    }
+    if (etcdVersion == null) {
+      throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST, "set --etcd-version or --tool");
+    }
+    return RestoreTool.forVersion(etcdVersion, toolsDir);
+  }
+}

@@ -1,0 +1,41 @@
+package io.etcdoperator.snapshot.cli;
+
+import io.etcdoperator.snapshot.SnapshotIdentity;
+import io.etcdoperator.snapshot.SnapshotSave;
+import io.etcdoperator.snapshot.SnapshotStore;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "save", mixinStandardHelpOptions = true,
+    description = "Stream a snapshot from a healthy voter to <prefix>/<name>.db in the store.")
+final class SaveCommand extends SnapshotCommand.Run {
+
+  @Mixin
+  EtcdClientOptions etcd;
+
+  @Mixin
+  StoreOptions store;
+
+  @Option(names = "--name", required = true, description = "EtcdSnapshot name; the file is <name>.db.")
+  String name;
+
+  @Option(names = "--uid", required = true, description = "EtcdSnapshot uid, recorded as the object's owner.")
+  String uid;
+
+  @Option(names = "--prefix", defaultValue = "", description = "S3 key prefix or directory below --dir.")
+  String prefix;
+
+  @Option(names = "--timeout", defaultValue = "PT25M", description = "Bound on the whole transfer (ISO-8601).")
+  Duration timeout;
+
+  @Override
+  AgentResult run() {
+    SnapshotIdentity owner = new SnapshotIdentity(name, uid);
+    try (SnapshotStore target = store.open(agent().env)) {
+      var save = new SnapshotSave(agent().etcd, etcd.connection(), timeout);
+      return AgentResult.stored(save.run(target, SnapshotStore.key(prefix, owner.fileName()), owner));
+    }
+  }
+}
