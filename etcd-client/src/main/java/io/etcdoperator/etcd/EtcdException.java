@@ -59,4 +59,11 @@ public class EtcdException extends RuntimeException {
       super(message, cause);
     }
   }
+
+  /** A certificate in the handshake is outside its validity window: renew it (a subtype, so TlsRejected still matches). */
+  public static class TlsExpired extends TlsRejected {
+    public TlsExpired(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
 }

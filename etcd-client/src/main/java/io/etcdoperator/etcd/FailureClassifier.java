@@ -5,7 +5,10 @@ import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
 import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
+import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -41,6 +44,10 @@ final class FailureClassifier {
     List<Throwable> chain = chain(failure);
     String text = String.join(" | ", chain.stream().map(FailureClassifier::describe).toList()).toLowerCase(Locale.ROOT);
     String message = action + " failed: " + reason(chain);
+    if (expired(chain)) {
+      return new EtcdException.TlsExpired(action + " failed: a certificate has expired or is not yet valid ("
+          + reason(chain) + ")", failure);
+    }
     if (chain.stream().anyMatch(t -> t instanceof SSLException || t instanceof CertificateException)) {
       return new EtcdException.TlsRejected(message, failure);
     }
@@ -86,6 +93,17 @@ final class FailureClassifier {
       return new EtcdException.AuthRequired(message, failure);
     }
     return new EtcdException(message, failure);
+  }
+
+  /**
+   * Our side found an expired (or not yet valid) certificate in the server's chain, or etcd answered our client
+   * certificate with the certificate_expired alert.
+   */
+  private static boolean expired(List<Throwable> chain) {
+    return chain.stream().anyMatch(t -> t instanceof CertificateExpiredException
+        || t instanceof CertificateNotYetValidException
+        || t instanceof CertPathValidatorException e && e.getReason() == CertPathValidatorException.BasicReason.EXPIRED
+        || t instanceof SSLException && describe(t).toLowerCase(Locale.ROOT).contains("certificate_expired"));
   }
 
   private static boolean containsAny(String text, List<String> phrases) {

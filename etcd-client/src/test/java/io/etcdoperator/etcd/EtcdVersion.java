@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * The etcd releases the integration tests run against. Binaries come from the system property that failsafe sets
  * from ETCD34_BIN / ETCD35_BIN, else from where hack/etcd-binaries.sh puts them; a missing binary fails the test.
  */
-enum EtcdVersion {
+public enum EtcdVersion {
   V3_4_23("3.4.23", "etcd34.bin", Path.of("/usr/bin")),
   V3_5_16("3.5.16", "etcd35.bin", cacheDir().resolve("etcd-3.5.16"));
 
@@ -28,12 +28,12 @@ enum EtcdVersion {
     this.fallback = fallback;
   }
 
-  String release() {
+  public String release() {
     return release;
   }
 
   /** The etcd binary, checked once to exist and to report this release. */
-  Path etcd() {
+  public Path etcd() {
     return VERIFIED.computeIfAbsent(this, v -> v.verify(binDir().resolve("etcd")));
   }
 

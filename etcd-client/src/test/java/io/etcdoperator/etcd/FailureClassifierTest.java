@@ -7,6 +7,8 @@ import io.etcd.jetcd.common.exception.EtcdExceptionFactory;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.net.ConnectException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateExpiredException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
@@ -94,6 +96,28 @@ class FailureClassifierTest {
     assertThat(FailureClassifier.classify("list members", failure))
         .isInstanceOf(EtcdException.TlsRejected.class)
         .hasMessageContaining("PKIX path building failed");
+  }
+
+  @Test
+  void expiredServerCertificateIsTlsExpired() {
+    var handshake = new SSLHandshakeException("PKIX path validation failed: validity check failed");
+    handshake.initCause(new CertPathValidatorException("validity check failed", new CertificateExpiredException(
+        "NotAfter: Sat Mar 01 12:00:00 UTC 2025"), null, -1, CertPathValidatorException.BasicReason.EXPIRED));
+    var failure = new StatusRuntimeException(Status.UNAVAILABLE.withDescription("io exception").withCause(handshake));
+
+    assertThat(FailureClassifier.classify("list members", failure))
+        .isExactlyInstanceOf(EtcdException.TlsExpired.class)
+        .isInstanceOf(EtcdException.TlsRejected.class)
+        .hasMessageContaining("expired").hasMessageContaining("validity check failed");
+  }
+
+  @Test
+  void certificateExpiredAlertFromEtcdIsTlsExpired() {
+    var alert = new SSLHandshakeException("Received fatal alert: certificate_expired");
+
+    assertThat(FailureClassifier.classify("status", alert)).isExactlyInstanceOf(EtcdException.TlsExpired.class);
+    assertThat(FailureClassifier.classify("status", new SSLHandshakeException("Received fatal alert: bad_certificate")))
+        .isExactlyInstanceOf(EtcdException.TlsRejected.class);
   }
 
   @Test
