@@ -13,7 +13,7 @@ readonly BINARIES=(kube-apiserver kube-controller-manager)
 readonly CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/etcd-operator/kube-${KUBE_VERSION}"
 # The stamp is written last, so a cache without it is an interrupted build and is rebuilt.
 readonly STAMP="$CACHE_DIR/.complete"
-readonly STAMP_CONTENT="kubernetes ${KUBE_VERSION} from debian ${SUITE}, reflect2 1.0.2"
+readonly STAMP_CONTENT="kubernetes ${KUBE_VERSION} from debian ${SUITE}, reflect2 1.0.2, openapi zero-value fix"
 
 log() { printf '[kube-binaries] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -102,6 +102,19 @@ replace_reflect2() {
   rm -f "$tree/vendor/github.com/modern-go/reflect2/go.mod"
 }
 
+# go-openapi's type validator treats any value equal to its type's zero value as null by comparing reflect.Value
+# structs. Built with Go >= 1.19 that comparison becomes true for "", 0 and false, so the apiserver would refuse
+# `initialCluster: ""` or `replicas: 0` in custom resources. Only a real nil is null.
+patch_openapi_zero_values() {
+  local tree=$1 files
+  files=$(grep -rl --include=type.go 'reflect.DeepEqual(reflect.Zero(reflect.TypeOf(data)), reflect.ValueOf(data))' \
+    "$tree/vendor" "$tree/staging" || true)
+  [ -n "$files" ] || die "found no go-openapi type validator to patch"
+  log "patching the zero-value-is-null check in: $(echo "$files" | sed "s|$tree/||" | tr '\n' ' ')"
+  echo "$files" | xargs perl -pi -e \
+    's/\Q || reflect.DeepEqual(reflect.Zero(reflect.TypeOf(data)), reflect.ValueOf(data))\E//'
+}
+
 build_binaries() {
   local work=$1 tree="$1/src/kubernetes-${KUBE_VERSION}" started=$SECONDS
   mkdir -p "$tree/.go/src/k8s.io" "$work/home" "$work/gocache"
@@ -139,6 +152,7 @@ provision() {
   trap 'chmod -R u+w "'"$work"'" 2>/dev/null; rm -rf "'"$work"'"' EXIT
   fetch_source "$work"
   replace_reflect2 "$work/src/kubernetes-${KUBE_VERSION}"
+  patch_openapi_zero_values "$work/src/kubernetes-${KUBE_VERSION}"
   build_binaries "$work"
   install_binaries "$work"
   log "provisioned in $((SECONDS - started)) s; removing the build tree"

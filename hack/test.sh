@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test run: installs what the tests need (idempotent), then `mvn -B verify`.
-# Unit tests, CEL rule tests, golden files, and integration tests against real etcd 3.4.23 and 3.5.16 processes.
+# Unit tests, CEL rule tests, golden files, integration tests against real etcd 3.4.23 and 3.5.16 processes, and
+# end-to-end tests of the operator on a local Kubernetes (real kube-apiserver 1.20.2 + simulated nodes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source hack/jdk.sh
@@ -8,6 +9,9 @@ echo "==> JDK: $JAVA_HOME" >&2
 echo "==> etcd binaries (3.4.23 from bookworm, 3.5.16 from trixie)" >&2
 eval "$(hack/etcd-binaries.sh --env)"
 export ETCD34_BIN ETCD35_BIN
+echo "==> kube-apiserver and kube-controller-manager 1.20.2 (built once per machine, cached)" >&2
+eval "$(hack/kube-binaries.sh --env)"
+export KUBE_BIN
 echo "==> mvn -B verify" >&2
 # crd.bases.skipSync: the committed config/crd/bases must already match the generated CRDs (drift fails the build).
 exec mvn -B verify -Dcrd.bases.skipSync=true "$@"

@@ -1,5 +1,8 @@
 package io.etcdoperator.operator.cluster;
 
+import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
+import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
+import java.util.concurrent.TimeUnit;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -13,7 +16,11 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.util.List;
 
 /** JOSDK glue for {@link ClusterReconcile}; EtcdMember changes (readiness, deletion) wake the owning cluster. */
-@ControllerConfiguration(name = "etcdcluster")
+// A failing step keeps being retried (capped back-off) and every cluster is looked at once a minute anyway:
+// JOSDK's default gives up after 5 attempts until the next event, which may never come.
+@GradualRetry(maxAttempts = Integer.MAX_VALUE, initialInterval = 2_000, intervalMultiplier = 2, maxInterval = 60_000)
+@ControllerConfiguration(name = "etcdcluster",
+    maxReconciliationInterval = @MaxReconciliationInterval(interval = 60, timeUnit = TimeUnit.SECONDS))
 public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   private final ClusterReconcile pass;

@@ -1,5 +1,8 @@
 package io.etcdoperator.operator.member;
 
+import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
+import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
+import java.util.concurrent.TimeUnit;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -20,8 +23,10 @@ import java.util.List;
  * JOSDK glue for {@link MemberReconcile}. Not generation-aware: status.isVoter (written by the cluster controller)
  * must reach the Pod's role label, and Pod/PVC changes must refresh status.
  */
+@GradualRetry(maxAttempts = Integer.MAX_VALUE, initialInterval = 2_000, intervalMultiplier = 2, maxInterval = 60_000)
 @ControllerConfiguration(name = "etcdmember", finalizerName = EtcdOperatorApi.MEMBER_FINALIZER,
-    generationAwareEventProcessing = false)
+    generationAwareEventProcessing = false,
+    maxReconciliationInterval = @MaxReconciliationInterval(interval = 60, timeUnit = TimeUnit.SECONDS))
 public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<EtcdMember> {
 
   private final MemberReconcile pass;
