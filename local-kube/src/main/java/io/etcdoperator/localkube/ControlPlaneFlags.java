@@ -48,6 +48,8 @@ final class ControlPlaneFlags {
                 "--service-cluster-ip-range=10.96.0.0/16",
                 "--allow-privileged=true",
                 "--endpoint-reconciler-type=none",
+                // simulated kubelets all listen on 127.0.0.1, each on its own port (their Hostname does not resolve)
+                "--kubelet-preferred-address-types=InternalIP",
                 BOUND_TOKENS,
                 "--profiling=false");
     }

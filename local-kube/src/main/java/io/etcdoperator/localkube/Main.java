@@ -1,0 +1,87 @@
+package io.etcdoperator.localkube;
+
+import io.etcdoperator.localkube.node.ImageCatalogue;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs a local cluster until SIGTERM (or Ctrl-C), for scripts:
+ * {@code java -jar etcd-operator-local-kube.jar --work-dir .sandbox --nodes 3 [--zones a,b,c]
+ * [--operator-jar X --operator-image Y] [--kubeconfig PATH] [--cluster-domain D]}. Prints progress lines and then
+ * one line starting with {@code ready}; on SIGTERM it stops everything it started.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws InterruptedException, IOException {
+        Path workDir = Path.of(".local-kube");
+        Path kubeconfigCopy = null;
+        Path operatorJar = null;
+        String operatorImage = "ghcr.io/etcd-operator/etcd-operator:dev";
+        LocalKubernetesOptions options = LocalKubernetesOptions.defaults();
+        List<String> rest = new ArrayList<>(Arrays.asList(args));
+        while (!rest.isEmpty()) {
+            String flag = rest.removeFirst();
+            if (flag.equals("-h") || flag.equals("--help")) {
+                usage(0);
+            }
+            if (rest.isEmpty()) {
+                usage(2);
+            }
+            String value = rest.removeFirst();
+            switch (flag) {
+                case "--work-dir" -> workDir = Path.of(value);
+                case "--nodes" -> options = options.withNodes(Integer.parseInt(value));
+                case "--zones" -> options = options.withZones(List.of(value.split(",")));
+                case "--cluster-domain" -> options = options.withClusterDomain(value);
+                case "--kubeconfig" -> kubeconfigCopy = Path.of(value);
+                case "--operator-jar" -> operatorJar = Path.of(value);
+                case "--operator-image" -> operatorImage = value;
+                default -> usage(2);
+            }
+        }
+        ImageCatalogue.Builder images = ImageCatalogue.withEtcdImages().host("busybox");
+        if (operatorJar != null) {
+            images.operator(operatorImage, operatorJar);
+        }
+        options = options.withImages(images.build());
+        LocalKubernetes.reuse(workDir);
+
+        CountDownLatch stop = new CountDownLatch(1);
+        try (LocalKubernetes cluster = LocalKubernetes.start(workDir, options, Main::progress)) {
+            if (kubeconfigCopy != null) {
+                Files.createDirectories(kubeconfigCopy.toAbsolutePath().getParent());
+                Files.copy(cluster.kubeconfig(), kubeconfigCopy, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                progress("stopping");
+                cluster.close();
+                stop.countDown();
+            }, "local-kube-main-stop"));
+            System.out.println("ready kubeconfig=" + (kubeconfigCopy != null ? kubeconfigCopy.toAbsolutePath()
+                    : cluster.kubeconfig()) + " hosts=" + cluster.hostsFile() + " nodes=" + cluster.nodes().size()
+                    + " network=\"" + cluster.podNetwork() + "\"");
+            System.out.flush();
+            stop.await();
+        }
+    }
+
+    private static void progress(String line) {
+        System.out.println("local-kube: " + line);
+        System.out.flush();
+    }
+
+    private static void usage(int status) {
+        System.err.println("usage: Main --work-dir DIR [--nodes N] [--zones a,b,c] [--cluster-domain D]"
+                + " [--kubeconfig PATH] [--operator-jar JAR --operator-image IMAGE]");
+        System.exit(status);
+    }
+}

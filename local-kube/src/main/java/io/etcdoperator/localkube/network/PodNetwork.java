@@ -1,0 +1,27 @@
+package io.etcdoperator.localkube.network;
+
+import java.nio.file.Path;
+
+/** Gives Pods their own IP addresses; one per local cluster, shared by its nodes. */
+public interface PodNetwork extends AutoCloseable {
+
+    /** A new sandbox for a Pod; {@code label} only makes names readable. */
+    PodSandbox allocate(String label);
+
+    /** How Pods are networked, for logs and docs: "bridge 10.234.3.0/24" or "loopback". */
+    String describe();
+
+    @Override
+    void close();
+
+    /**
+     * Network namespaces on a bridge when this process may create them (root with iproute2), else loopback
+     * addresses. {@code stateDir} holds what the loopback variant needs.
+     */
+    static PodNetwork create(Path stateDir, boolean allowNamespaces) {
+        if (allowNamespaces && BridgeNetwork.available()) {
+            return BridgeNetwork.create();
+        }
+        return new LoopbackNetwork(stateDir);
+    }
+}

@@ -1,0 +1,124 @@
+package io.etcdoperator.localkube.node;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Maps container images to programs on this machine, since there is no container runtime. An image is either a
+ * directory of binaries (a command is resolved by its basename there, then on the host) or a fixed command line
+ * (such as {@code java -jar operator.jar}) that the container's args are appended to.
+ */
+public final class ImageCatalogue {
+
+    private static final List<String> HOST_PATH = List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+            "/usr/bin", "/sbin", "/bin");
+
+    private final Map<String, Image> images;
+
+    private ImageCatalogue(Map<String, Image> images) {
+        this.images = Map.copyOf(images);
+    }
+
+    /** What an image provides: binaries in {@code directory}, and the entrypoint used when a container has none. */
+    public record Image(Optional<Path> directory, List<String> entrypoint) {
+    }
+
+    /** The two etcd images of the project: 3.4.23 and 3.5.16 from ETCD34_BIN and ETCD35_BIN. */
+    public static Builder withEtcdImages() {
+        Builder builder = new Builder();
+        Path etcd34 = binaryDir("etcd34.bin", "ETCD34_BIN", Path.of("/usr/bin"));
+        Path etcd35 = binaryDir("etcd35.bin", "ETCD35_BIN",
+                Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.16"));
+        for (String registry : List.of("quay.io/coreos/etcd", "gcr.io/etcd-development/etcd")) {
+            builder.directory(registry + ":v3.4.23", etcd34, "/usr/local/bin/etcd");
+            builder.directory(registry + ":v3.5.16", etcd35, "/usr/local/bin/etcd");
+        }
+        return builder;
+    }
+
+    static Path binaryDir(String property, String env, Path fallback) {
+        for (String value : new String[] {System.getProperty(property), System.getenv(env)}) {
+            if (value != null && !value.isBlank() && !value.startsWith("${")) {
+                return Path.of(value);
+            }
+        }
+        return fallback;
+    }
+
+    public Optional<Image> image(String name) {
+        return Optional.ofNullable(images.get(name));
+    }
+
+    /**
+     * The host command line for a container: its command (or the image's entrypoint) with the program resolved to a
+     * host path, then its args. Empty when the program cannot be found.
+     */
+    public Optional<List<String>> commandLine(Image image, List<String> command, List<String> args) {
+        List<String> line = new ArrayList<>(command.isEmpty() ? image.entrypoint() : command);
+        if (command.isEmpty() && image.directory().isEmpty()) {
+            line.addAll(args);   // a fixed command line such as java -jar
+            return Optional.of(line);
+        }
+        line.addAll(args);
+        if (line.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Path> program = resolve(image, line.getFirst());
+        program.ifPresent(path -> line.set(0, path.toString()));
+        return program.map(path -> line);
+    }
+
+    private static Optional<Path> resolve(Image image, String program) {
+        String basename = Path.of(program).getFileName().toString();
+        if (image.directory().isPresent()) {
+            Path inImage = image.directory().get().resolve(basename);
+            if (Files.isExecutable(inImage)) {
+                return Optional.of(inImage);
+            }
+        }
+        if (program.startsWith("/") && Files.isExecutable(Path.of(program))) {
+            return Optional.of(Path.of(program));
+        }
+        return HOST_PATH.stream().map(dir -> Path.of(dir, basename)).filter(Files::isExecutable).findFirst();
+    }
+
+    public static final class Builder {
+
+        private final Map<String, Image> images = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /** An image whose binaries live in {@code directory}; {@code entrypoint} runs when a container has no command. */
+        public Builder directory(String image, Path directory, String... entrypoint) {
+            images.put(image, new Image(Optional.of(directory), List.of(entrypoint)));
+            return this;
+        }
+
+        /** An image that is one fixed command line; a container's args are appended to it. */
+        public Builder command(String image, List<String> commandLine) {
+            images.put(image, new Image(Optional.empty(), List.copyOf(commandLine)));
+            return this;
+        }
+
+        /** The operator image: {@code java -jar <jar>} with a JDK >= 21. */
+        public Builder operator(String image, Path jar) {
+            return command(image, List.of(Jdk.java().toString(), "-jar", jar.toAbsolutePath().toString()));
+        }
+
+        /** An image of host programs only, such as {@code busybox}: commands resolve on the host. */
+        public Builder host(String image) {
+            images.put(image, new Image(Optional.empty(), List.of("/bin/sh")));
+            return this;
+        }
+
+        public ImageCatalogue build() {
+            return new ImageCatalogue(images);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package io.etcdoperator.localkube.node;
+
+import io.etcdoperator.localkube.network.ClusterHosts;
+import io.etcdoperator.localkube.network.PodNetwork;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+
+/**
+ * What the machine provides to every simulated node of one local cluster: the API client, the Pod network, the
+ * hosts files, the image catalogue, host mount points, the restart back-off, and the dir for Pod state and logs.
+ */
+public record NodeFacilities(KubernetesClient client, PodNetwork network, ClusterHosts hosts, ImageCatalogue images,
+        MountPoints mountPoints, RestartBackOff backOff, Path workDir) {
+}
