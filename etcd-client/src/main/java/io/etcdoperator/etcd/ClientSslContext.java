@@ -4,6 +4,10 @@ import io.grpc.netty.GrpcSslContexts;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.io.ByteArrayInputStream;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
 import javax.net.ssl.SSLException;
 
 /** Netty client TLS context from the PEM bytes of {@link EtcdConnection.ClientTls}; shared by jetcd and our own channels. */
@@ -12,6 +16,9 @@ final class ClientSslContext {
   private ClientSslContext() {}
 
   static SslContext of(EtcdConnection.ClientTls tls) {
+    if (tls.mutual()) {
+      requireCurrent(tls.certPem(), Instant.now());
+    }
     try {
       SslContextBuilder builder = GrpcSslContexts.forClient();
       if (tls.caPem() != null) {
@@ -25,6 +32,26 @@ final class ClientSslContext {
       // Netty's message names the failing part (certificate chain, key), never the key material itself.
       throw new EtcdException.TlsRejected("client TLS material is not usable PEM (key must be PKCS#8): "
           + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * etcd 3.4 answers an expired client certificate with a bare "bad_certificate" alert; checking our own certificate
+   * first turns that into an error that says what to fix.
+   */
+  static void requireCurrent(byte[] certPem, Instant now) {
+    X509Certificate cert;
+    try {
+      cert = (X509Certificate) CertificateFactory.getInstance("X.509")
+          .generateCertificate(new ByteArrayInputStream(certPem));
+    } catch (CertificateException | ClassCastException e) {
+      return; // netty reports unreadable material below, with its own message
+    }
+    Instant notBefore = cert.getNotBefore().toInstant();
+    Instant notAfter = cert.getNotAfter().toInstant();
+    if (now.isAfter(notAfter) || now.isBefore(notBefore)) {
+      throw new EtcdException.TlsExpired("client certificate " + cert.getSubjectX500Principal().getName()
+          + " is valid only from " + notBefore + " to " + notAfter + "; renew it", null);
     }
   }
 }
