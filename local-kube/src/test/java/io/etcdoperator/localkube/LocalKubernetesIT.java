@@ -352,6 +352,29 @@ class LocalKubernetesIT {
         assertThat(dir).doesNotExist();
     }
 
+    @Test
+    @Order(13)
+    void stoppedNodeKillsItsContainersAndRestartsThemWhenItComesBack() {
+        Pod pod = shellPod("survivor", "Always", "echo started; exec sleep 3600");
+        pod.getSpec().setNodeSelector(Map.of("kubernetes.io/hostname", cluster.node(0).name()));
+        client.pods().inNamespace(NS).resource(pod).create();
+        awaitReady("survivor");
+
+        cluster.faults().stopNode(0);
+        try {
+            assertThat(cluster.node(0).running()).isFalse();
+        } finally {
+            cluster.faults().startNode(0);
+        }
+
+        ContainerStatus status = Eventually.await("survivor restarted after the node came back", POD_READY, () -> {
+            Pod current = client.pods().inNamespace(NS).withName("survivor").get();
+            ContainerStatus container = current.getStatus().getContainerStatuses().getFirst();
+            return container.getRestartCount() == 1 && ready(current) ? container : null;
+        });
+        assertThat(status.getLastState().getTerminated().getExitCode()).isEqualTo(137);
+    }
+
     private static Pod etcdPod(String name, String peerUrl, String initialCluster, String claim) {
         PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
                 .withTerminationGracePeriodSeconds(5L)

@@ -116,8 +116,15 @@ final class PodWorker {
         wake();
     }
 
+    /** The node went down: its containers die now, and the worker restarts nothing until {@link #resume()}. */
     void halt() {
         halted = true;
+        for (ContainerSlot slot : allSlots()) {
+            ContainerProcess process = slot.process;
+            if (process != null) {
+                process.kill();
+            }
+        }
         wake();
     }
 
