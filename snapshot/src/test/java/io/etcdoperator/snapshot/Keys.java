@@ -62,6 +62,15 @@ final class Keys implements AutoCloseable {
     }
   }
 
+  long count(String prefix) {
+    try {
+      return client.getKVClient().get(bytes(prefix), GetOption.builder().isPrefix(true).withCountOnly(true).build())
+          .get(30, TimeUnit.SECONDS).getCount();
+    } catch (Exception e) {
+      throw new AssertionError("count of " + prefix + " failed", e);
+    }
+  }
+
   long clusterId() {
     try {
       return client.getClusterClient().listMember().get(10, TimeUnit.SECONDS).getHeader().getClusterId();
