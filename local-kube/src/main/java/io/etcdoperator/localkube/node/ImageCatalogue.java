@@ -24,8 +24,11 @@ public final class ImageCatalogue {
         this.images = Map.copyOf(images);
     }
 
-    /** What an image provides: binaries in {@code directory}, and the entrypoint used when a container has none. */
-    public record Image(Optional<Path> directory, List<String> entrypoint) {
+    /**
+     * What an image provides: binaries in {@code directory}, an entrypoint, and a default command ({@code cmd}) that
+     * a container's args replace, as with container images.
+     */
+    public record Image(Optional<Path> directory, List<String> entrypoint, List<String> cmd) {
     }
 
     /** The two etcd images of the project: 3.4.23 and 3.5.16 from ETCD34_BIN and ETCD35_BIN. */
@@ -60,13 +63,12 @@ public final class ImageCatalogue {
      */
     public Optional<List<String>> commandLine(Image image, List<String> command, List<String> args) {
         List<String> line = new ArrayList<>(command.isEmpty() ? image.entrypoint() : command);
-        if (command.isEmpty() && image.directory().isEmpty()) {
-            line.addAll(args);   // a fixed command line such as java -jar
-            return Optional.of(line);
-        }
-        line.addAll(args);
+        line.addAll(!args.isEmpty() || !command.isEmpty() ? args : image.cmd());
         if (line.isEmpty()) {
             return Optional.empty();
+        }
+        if (command.isEmpty() && image.directory().isEmpty() && !image.entrypoint().isEmpty()) {
+            return Optional.of(line);   // a fixed command line such as java -jar
         }
         Optional<Path> program = resolve(image, line.getFirst());
         program.ifPresent(path -> line.set(0, path.toString()));
@@ -96,13 +98,13 @@ public final class ImageCatalogue {
 
         /** An image whose binaries live in {@code directory}; {@code entrypoint} runs when a container has no command. */
         public Builder directory(String image, Path directory, String... entrypoint) {
-            images.put(image, new Image(Optional.of(directory), List.of(entrypoint)));
+            images.put(image, new Image(Optional.of(directory), List.of(entrypoint), List.of()));
             return this;
         }
 
         /** An image that is one fixed command line; a container's args are appended to it. */
         public Builder command(String image, List<String> commandLine) {
-            images.put(image, new Image(Optional.empty(), List.copyOf(commandLine)));
+            images.put(image, new Image(Optional.empty(), List.copyOf(commandLine), List.of()));
             return this;
         }
 
@@ -111,9 +113,9 @@ public final class ImageCatalogue {
             return command(image, List.of(Jdk.java().toString(), "-jar", jar.toAbsolutePath().toString()));
         }
 
-        /** An image of host programs only, such as {@code busybox}: commands resolve on the host. */
+        /** An image of host programs only, such as {@code busybox}: commands resolve on the host; cmd is sh. */
         public Builder host(String image) {
-            images.put(image, new Image(Optional.empty(), List.of("/bin/sh")));
+            images.put(image, new Image(Optional.empty(), List.of(), List.of("/bin/sh")));
             return this;
         }
 

@@ -42,6 +42,16 @@ class ImageCatalogueTest {
     }
 
     @Test
+    void argsReplaceAHostImagesDefaultCommandLikeKubectlRun() {
+        ImageCatalogue catalogue = ImageCatalogue.withEtcdImages().host("busybox").build();
+        ImageCatalogue.Image image = catalogue.image("busybox").orElseThrow();
+
+        assertThat(catalogue.commandLine(image, List.of(), List.of("/bin/sh", "-c", "echo hi")))
+                .contains(List.of("/bin/sh", "-c", "echo hi"));
+        assertThat(catalogue.commandLine(image, List.of(), List.of())).contains(List.of("/bin/sh"));
+    }
+
+    @Test
     void knowsBothEtcdImagesAndNoOthers() {
         ImageCatalogue catalogue = ImageCatalogue.withEtcdImages().build();
 
