@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 class GeneratedCrdTest {
 
   @Test
-  void allFourKindsAreNamespacedV1alpha2WithoutShortNames() {
+  void allKindsAreNamespacedV1alpha2WithoutShortNames() {
     Map<String, String> kinds = Map.of("etcdclusters", "EtcdCluster", "etcdmembers", "EtcdMember",
-        "etcdsnapshots", "EtcdSnapshot", "etcddefrags", "EtcdDefrag");
+        "etcdsnapshots", "EtcdSnapshot", "etcddefrags", "EtcdDefrag", "etcdsnapshotschedules", "EtcdSnapshotSchedule");
     kinds.forEach((plural, kind) -> {
       CrdSchema crd = CrdSchema.generated(plural);
       Map<?, ?> spec = (Map<?, ?>) crd.crd().get("spec");
