@@ -29,7 +29,7 @@ public final class SnapshotSave {
 
   public StoredSnapshot run(SnapshotStore store, String key, SnapshotIdentity owner) {
     try (EtcdAdmin admin = etcd.open(connection)) {
-      URI voter = healthyVoter(admin);
+      URI voter = healthyVoterWithRetries(admin);
       LOG.atInfo().addKeyValue("endpoint", voter).addKeyValue("key", key).addKeyValue("snapshot", owner.name())
           .log("streaming snapshot");
       StoredSnapshot stored = store.save(key, owner, out -> {
@@ -42,6 +42,21 @@ public final class SnapshotSave {
       LOG.atInfo().addKeyValue("uri", stored.uri()).addKeyValue("sizeBytes", stored.sizeBytes())
           .addKeyValue("checksum", stored.checksum()).log("snapshot stored");
       return stored;
+    }
+  }
+
+  /** A busy member (a large database, a loaded node) may miss one Status deadline; three tries before giving up. */
+  private URI healthyVoterWithRetries(EtcdAdmin admin) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return healthyVoter(admin);
+      } catch (SnapshotFailure e) {
+        if (attempt == 3 || e.reason() == SnapshotFailure.Reason.ETCD_AUTH_REJECTED
+            || e.reason() == SnapshotFailure.Reason.ETCD_TLS_REJECTED) {
+          throw e;
+        }
+        LOG.atWarn().addKeyValue("attempt", attempt).log("no healthy voter yet: " + e.getMessage());
+      }
     }
   }
 

@@ -47,9 +47,9 @@ class SnapshotSizeIT {
       keys.fill("/big/", count, VALUE_BYTES);
       System.out.printf("filled %d MiB in %.1f s%n", mib, (System.nanoTime() - filling) / 1e9);
       save = AgentProcess.run(HEAP, ENV, concat(List.of("snapshot", "save", "--endpoints", etcd.clientUrl().toString(),
-          "--name", "big", "--uid", "big-uid"), s3));
+          "--name", "big", "--uid", "big-uid", "--dial-timeout", "PT30S"), s3));
       saveToDir = AgentProcess.run(HEAP, ENV, List.of("snapshot", "save", "--endpoints", etcd.clientUrl().toString(),
-          "--name", "big", "--uid", "big-uid", "--dir", tmp.resolve("pvc").toString(),
+          "--name", "big", "--uid", "big-uid", "--dir", tmp.resolve("pvc").toString(), "--dial-timeout", "PT30S",
           "--termination-log", tmp.resolve("x").toString()));
     }
     assertThat(saveToDir.exitCode()).as(saveToDir.output()).isZero();
