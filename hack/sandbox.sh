@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# The no-cluster quick start: a local Kubernetes (real kube-apiserver + kube-controller-manager 1.20.2, simulated
+# nodes that run Pods as local processes), the operator, and a 3-member EtcdCluster from config/samples.
+#
+# Usage: hack/sandbox.sh up       start everything, wait for READY=3, print how to use it (keeps running)
+#        hack/sandbox.sh status   what runs, and the clusters
+#        hack/sandbox.sh down     stop every process the sandbox started and remove .sandbox/
+# Needs root (network namespaces, tmpfs mounts). Everything lives in .sandbox/ (git-ignored).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SANDBOX=$ROOT/.sandbox
+KUBECONFIG_FILE=$SANDBOX/kubeconfig
+OPERATOR_IMAGE=ghcr.io/etcd-operator-java/etcd-operator:dev
+LOCALKUBE_MAIN=io.etcdoperator.localkube.Main
+SAMPLE=config/samples/etcdcluster.yaml
+READY_TIMEOUT=${SANDBOX_READY_TIMEOUT:-300}
+
+say() { printf '[sandbox] %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+provision() {
+  source hack/jdk.sh
+  say "JDK: $JAVA_HOME"
+  say "etcd binaries (3.4.23, 3.5.16)"
+  eval "$(hack/etcd-binaries.sh --env)"
+  export ETCD34_BIN ETCD35_BIN
+  say "kube-apiserver and kube-controller-manager 1.20.2 (the first run builds them: about 15 minutes)"
+  eval "$(hack/kube-binaries.sh --env)"
+  export KUBE_BIN
+  KUBECTL=$(hack/kubectl.sh --path)
+  OPERATOR_JAR=$(ls operator/target/etcd-operator-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n1 || true)
+  LOCALKUBE_JAR=$(ls local-kube/target/etcd-operator-local-kube-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n1 || true)
+  if [ -z "$OPERATOR_JAR" ] || [ -z "$LOCALKUBE_JAR" ] || [ -n "${SANDBOX_REBUILD:-}" ]; then
+    say "building the operator and local-kube jars (mvn package, tests skipped)"
+    mvn -B -q package -DskipTests -Dcrd.bases.skipSync=true -pl operator,local-kube -am >&2
+    OPERATOR_JAR=$(ls operator/target/etcd-operator-*.jar | grep -v -- '-tests.jar' | head -n1)
+    LOCALKUBE_JAR=$(ls local-kube/target/etcd-operator-local-kube-*.jar | grep -v -- '-tests.jar' | head -n1)
+  fi
+}
+
+await() { # await <seconds> <description> <command...>
+  local seconds=$1 what=$2 started=$SECONDS
+  shift 2
+  until "$@" >/dev/null 2>&1; do
+    [ $((SECONDS - started)) -lt "$seconds" ] || die "timed out after ${seconds}s waiting for $what"
+    sleep 1
+  done
+  say "$what ($((SECONDS - started)) s)"
+}
+
+kube() { "$KUBECTL" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
+
+start_kube() {
+  mkdir -p "$SANDBOX/logs"
+  say "starting local Kubernetes: control plane + 3 nodes (log: .sandbox/logs/local-kube.log)"
+  nohup "$JAVA_HOME/bin/java" -cp "$LOCALKUBE_JAR:$(dirname "$LOCALKUBE_JAR")/lib/*" "$LOCALKUBE_MAIN" \
+    --work-dir "$SANDBOX/kube" --nodes 3 --kubeconfig "$KUBECONFIG_FILE" \
+    --operator-jar "$ROOT/$OPERATOR_JAR" --operator-image "$OPERATOR_IMAGE" \
+    >"$SANDBOX/logs/local-kube.log" 2>&1 &
+  echo $! >"$SANDBOX/local-kube.pid"
+  local started=$SECONDS
+  until grep -q '^ready' "$SANDBOX/logs/local-kube.log" 2>/dev/null; do
+    alive "$SANDBOX/local-kube.pid" || { tail -n 30 "$SANDBOX/logs/local-kube.log" >&2; die "local Kubernetes exited"; }
+    [ $((SECONDS - started)) -lt 180 ] || die "local Kubernetes not ready after 180 s (see .sandbox/logs/local-kube.log)"
+    sleep 1
+  done
+  say "local Kubernetes ready ($((SECONDS - started)) s): $(grep '^ready' "$SANDBOX/logs/local-kube.log" | head -n1)"
+}
+
+hosts_file() {
+  sed -n 's/^ready.*hosts=\([^ ]*\).*/\1/p' "$SANDBOX/logs/local-kube.log" | head -n1
+}
+
+start_operator() {
+  say "installing the CRDs from config/crd/bases"
+  kube create -f config/crd/bases/ --validate=false >/dev/null 2>&1 || kube replace -f config/crd/bases/ --validate=false >/dev/null
+  await 60 "CRDs established" kube wait --for condition=established --timeout=5s crd --all
+  say "starting the operator (log: .sandbox/logs/operator.log)"
+  # The operator dials members by their DNS names; on the host those resolve through the nodes' hosts file.
+  KUBECONFIG=$KUBECONFIG_FILE nohup "$JAVA_HOME/bin/java" -Djdk.net.hosts.file="$(hosts_file)" \
+    -Dsun.net.inetaddr.ttl=1 -Dsun.net.inetaddr.negative.ttl=0 -jar "$ROOT/$OPERATOR_JAR" \
+    --metrics-bind-address 127.0.0.1:0 --health-probe-bind-address 127.0.0.1:0 \
+    --cluster-domain cluster.local --operator-image "$OPERATOR_IMAGE" \
+    >"$SANDBOX/logs/operator.log" 2>&1 &
+  echo $! >"$SANDBOX/operator.pid"
+  await 60 "operator started" grep -q "etcd-operator started" "$SANDBOX/logs/operator.log"
+}
+
+ready_members() {
+  [ "$(kube get etcdcluster my-etcd -o jsonpath='{.status.readyMembers}' 2>/dev/null)" = "3" ]
+}
+
+up() {
+  if alive "$SANDBOX/local-kube.pid"; then
+    say "already up; 'hack/sandbox.sh status' shows it, 'hack/sandbox.sh down' stops it"
+    exit 0
+  fi
+  [ "$(id -u)" -eq 0 ] || die "the simulated nodes need root (network namespaces, tmpfs mounts)"
+  rm -rf "$SANDBOX"
+  mkdir -p "$SANDBOX"
+  local started=$SECONDS
+  provision
+  start_kube
+  start_operator
+  say "applying $SAMPLE (3 members on PVCs)"
+  kube apply -f "$SAMPLE" --validate=false >/dev/null
+  await "$READY_TIMEOUT" "EtcdCluster my-etcd READY=3" ready_members
+  say "sandbox up in $((SECONDS - started)) s"
+  local pod ip etcdctl
+  pod=$(kube get pods -l etcd-operator.cozystack.io/cluster=my-etcd -o jsonpath='{.items[0].metadata.name}')
+  ip=$(kube get pod "$pod" -o jsonpath='{.status.podIP}')
+  etcdctl=${ETCD35_BIN:-/usr/bin}/etcdctl
+  [ -x "$etcdctl" ] || etcdctl=/usr/bin/etcdctl
+  "$etcdctl" --endpoints="http://$ip:2379" member list -w table >&2 || true
+  cat <<INFO
+
+The sandbox is running. Try:
+  export KUBECONFIG=$KUBECONFIG_FILE
+  $KUBECTL get etcdclusters,etcdmembers,pods,pvc
+  $KUBECTL logs $pod
+  $etcdctl --endpoints=http://$ip:2379 member list -w table
+  $etcdctl --endpoints=http://$ip:2379 put hello world
+  $KUBECTL apply -f config/samples/etcdcluster-memory.yaml --validate=false
+  $KUBECTL patch etcdcluster my-etcd --type merge -p '{"spec":{"replicas":5}}'
+Logs: .sandbox/logs/. Stop everything with: hack/sandbox.sh down
+INFO
+}
+
+status() {
+  local name
+  for name in local-kube operator; do
+    if alive "$SANDBOX/$name.pid"; then say "$name: running (pid $(cat "$SANDBOX/$name.pid"))"; else say "$name: not running"; fi
+  done
+  if alive "$SANDBOX/local-kube.pid"; then
+    KUBECTL=$(hack/kubectl.sh --path)
+    kube get etcdclusters -A 2>&1 || true
+    kube get pods -A -o wide 2>&1 || true
+  fi
+}
+
+stop_pid() { # stop_pid <pidfile> <name> <grace seconds>
+  local file=$1 name=$2 grace=$3 pid
+  alive "$file" || return 0
+  pid=$(cat "$file")
+  say "stopping $name (pid $pid)"
+  kill -TERM "$pid"
+  local waited=0
+  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$grace" ]; do sleep 1; waited=$((waited + 1)); done
+  if kill -0 "$pid" 2>/dev/null; then
+    say "$name still running after ${grace}s; sending SIGKILL"
+    kill -KILL "$pid"
+  fi
+}
+
+down() {
+  stop_pid "$SANDBOX/operator.pid" operator 30
+  # local Kubernetes stops its Pods' processes and removes its namespaces, links and mounts on SIGTERM
+  stop_pid "$SANDBOX/local-kube.pid" "local Kubernetes" 90
+  rm -rf "$SANDBOX"
+  say "down; .sandbox removed"
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  *) sed -n '5,8s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+esac
