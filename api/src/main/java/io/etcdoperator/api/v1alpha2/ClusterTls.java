@@ -11,6 +11,9 @@ public class ClusterTls {
 
   private PeerTls peer;
 
+  /** Additive: certificates issued and rotated by the operator itself; exclusive with client and peer. */
+  private OperatorIssuedTls operatorIssued;
+
   public ClientTls getClient() {
     return client;
   }
@@ -27,6 +30,14 @@ public class ClusterTls {
     this.peer = peer;
   }
 
+  public OperatorIssuedTls getOperatorIssued() {
+    return operatorIssued;
+  }
+
+  public void setOperatorIssued(OperatorIssuedTls operatorIssued) {
+    this.operatorIssued = operatorIssued;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -36,11 +47,12 @@ public class ClusterTls {
       return false;
     }
     return Objects.equals(client, that.client)
-        && Objects.equals(peer, that.peer);
+        && Objects.equals(peer, that.peer)
+        && Objects.equals(operatorIssued, that.operatorIssued);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(client, peer);
+    return Objects.hash(client, peer, operatorIssued);
   }
 }
