@@ -1,0 +1,171 @@
+package io.etcdoperator.e2e.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdoperator.e2e.E2eEnvironment;
+import io.etcdoperator.e2e.LocalKubernetesExtension;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Times the operator on local Kubernetes (run by {@code hack/bench.sh}, Maven profile {@code bench}; never part of
+ * the default test run). Every run uses fresh memory-backed clusters, each in its own namespace, deleted after.
+ * Settings (system properties): bench.runs (3), bench.idle.seconds (60), bench.fleet (20), bench.settle.seconds
+ * (15), bench.out (the Markdown table), bench.progress (progress lines).
+ */
+@ExtendWith(LocalKubernetesExtension.class)
+class OperatorBench {
+
+  private static final Duration STEP = Duration.ofMinutes(10);
+  private static final Duration FLEET = Duration.ofMinutes(30);
+
+  private final int runs = Integer.getInteger("bench.runs", 3);
+  private final int idleSeconds = Integer.getInteger("bench.idle.seconds", 60);
+  private final int fleetSize = Integer.getInteger("bench.fleet", 20);
+  private final int settleSeconds = Integer.getInteger("bench.settle.seconds", 15);
+  private final Path progress = Path.of(System.getProperty("bench.progress", "target/bench/progress.log"));
+
+  private BenchReport report;
+  private Measurement ready1;
+  private Measurement ready3;
+  private Measurement ready5;
+  private Measurement scaleUp;
+  private Measurement podLoss;
+  private Measurement rssOne;
+  private Measurement cpuOne;
+  private Measurement fleetReady;
+  private Measurement rssFleet;
+  private Measurement cpuFleet;
+
+  @Test
+  void operatorTimingsAndIdleCost(E2eEnvironment env) throws InterruptedException {
+    assertThat(runs).as("bench.runs").isPositive();
+    defineTable();
+    BenchClusters clusters = new BenchClusters(env);
+    for (int run = 1; run <= runs; run++) {
+      say("run " + run + "/" + runs);
+      timeCreation(clusters, "b" + run + "-one", 1, ready1);
+      lossThenScaleUp(clusters, "b" + run + "-three");
+      timeCreation(clusters, "b" + run + "-five", 5, ready5);
+      idleWithOne(env, clusters, "b" + run + "-idle");
+      idleWithFleet(env, clusters, "b" + run + "-fleet-");
+      report.runDone();
+      say("run " + run + " done:\n" + report.text());
+    }
+    assertThat(List.of(ready1, ready3, ready5, scaleUp, podLoss, fleetReady))
+        .allSatisfy(m -> assertThat(m.min()).as(m.name()).isPositive());
+  }
+
+  private void defineTable() {
+    report = new BenchReport(Path.of(System.getProperty("bench.out", "target/bench/table.md")),
+        "etcd " + BenchClusters.VERSION + ", members on tmpfs (medium: Memory, 64Mi), idle window " + idleSeconds
+            + " s after " + settleSeconds + " s settling, fleet of " + fleetSize + " three-member clusters");
+    ready1 = report.measurement("EtcdCluster created → READY=1", "s");
+    ready3 = report.measurement("EtcdCluster created → READY=3", "s");
+    ready5 = report.measurement("EtcdCluster created → READY=5", "s");
+    scaleUp = report.measurement("scale-up 3 → 5 (replicas patched → READY=5, 5 voters)", "s");
+    podLoss = report.measurement("memory member's Pod deleted (grace 0) → READY=3, 3 voters", "s");
+    rssOne = report.measurement("operator VmRSS (highest 1 s sample), idle, 1 cluster", "MiB");
+    cpuOne = report.measurement("operator CPU time in " + idleSeconds + " s idle, 1 cluster", "s");
+    fleetReady = report.measurement(fleetSize + " three-member clusters created at once → all READY=3", "s");
+    rssFleet = report.measurement("operator VmRSS (highest 1 s sample), idle, " + fleetSize + " clusters", "MiB");
+    cpuFleet = report.measurement("operator CPU time in " + idleSeconds + " s idle, " + fleetSize + " clusters",
+        "s");
+    report.write();
+  }
+
+  private void timeCreation(BenchClusters clusters, String name, int replicas, Measurement into) {
+    long start = System.nanoTime();
+    clusters.create(name, replicas);
+    clusters.awaitReady(name, replicas, STEP);
+    record(into, start);
+    clusters.delete(List.of(name));
+  }
+
+  /** READY=3 from creation, then a member's Pod lost and replaced, then 3 → 5, all on one cluster. */
+  private void lossThenScaleUp(BenchClusters clusters, String name) {
+    long start = System.nanoTime();
+    clusters.create(name, 3);
+    clusters.awaitReady(name, 3, STEP);
+    record(ready3, start);
+    clusters.awaitFullStrength(name, 3, STEP);
+
+    Pod victim = clusters.memberPods(name).getFirst();
+    start = System.nanoTime();
+    String lostUid = clusters.deletePodNow(victim);
+    clusters.awaitFullStrength(name, 3, lostUid, STEP);
+    record(podLoss, start);
+
+    start = System.nanoTime();
+    clusters.scale(name, 5);
+    clusters.awaitFullStrength(name, 5, STEP);
+    record(scaleUp, start);
+    clusters.delete(List.of(name));
+  }
+
+  private void idleWithOne(E2eEnvironment env, BenchClusters clusters, String name) throws InterruptedException {
+    clusters.create(name, 3);
+    clusters.awaitFullStrength(name, 3, STEP);
+    idle(env, rssOne, cpuOne);
+    clusters.delete(List.of(name));
+  }
+
+  private void idleWithFleet(E2eEnvironment env, BenchClusters clusters, String prefix)
+      throws InterruptedException {
+    List<String> names = IntStream.rangeClosed(1, fleetSize).mapToObj(i -> prefix + i).toList();
+    long start = System.nanoTime();
+    names.forEach(name -> clusters.create(name, 3));
+    // one deadline for the whole fleet: each wait returns at once for clusters that are already READY
+    long deadline = start + FLEET.toNanos();
+    names.forEach(name -> clusters.awaitReady(name, 3, Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
+    record(fleetReady, start);
+    idle(env, rssFleet, cpuFleet);
+    clusters.delete(names);
+  }
+
+  /** After settling, samples VmRSS every second for the window and takes CPU time at both ends of it. */
+  private void idle(E2eEnvironment env, Measurement rss, Measurement cpu) throws InterruptedException {
+    long pid = env.operator().pid();
+    say("settling " + settleSeconds + " s, then idle window of " + idleSeconds + " s");
+    Thread.sleep(Duration.ofSeconds(settleSeconds));  // a fixed wait by design: "idle" has no event to await
+    ProcessUsage first = ProcessUsage.of(pid);
+    long highestRssKib = first.rssKib();
+    ProcessUsage last = first;
+    for (int s = 0; s < idleSeconds; s++) {
+      Thread.sleep(Duration.ofSeconds(1));
+      last = ProcessUsage.of(pid);
+      highestRssKib = Math.max(highestRssKib, last.rssKib());
+    }
+    rss.add(highestRssKib / 1024.0);
+    cpu.add(last.cpuSecondsSince(first));
+    say(String.format("idle: VmRSS up to %.0f MiB, CPU %.2f s", highestRssKib / 1024.0, last.cpuSecondsSince(first)));
+  }
+
+  private void record(Measurement into, long startNanos) {
+    double seconds = (System.nanoTime() - startNanos) / 1e9;
+    into.add(seconds);
+    say(String.format("%s: %.1f s", into.name(), seconds));
+  }
+
+  private void say(String line) {
+    String stamped = LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + " bench: " + line + "\n";
+    System.out.print(stamped);
+    try {
+      Files.createDirectories(progress.toAbsolutePath().getParent());
+      Files.writeString(progress, stamped, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package io.etcdoperator.e2e.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Resident memory and CPU time of a Linux process from /proc. CPU ticks are converted with CLK_TCK = 100, the
+ * value on every Linux/x86-64 and arm64 kernel build in use.
+ *
+ * @param rssKib VmRSS from /proc/&lt;pid&gt;/status, in KiB
+ * @param cpuTicks utime + stime from /proc/&lt;pid&gt;/stat, all threads, in clock ticks
+ */
+public record ProcessUsage(long rssKib, long cpuTicks) {
+
+  static final int CLOCK_TICKS_PER_SECOND = 100;
+
+  public static ProcessUsage of(long pid) {
+    Path proc = Path.of("/proc", Long.toString(pid));
+    try {
+      return new ProcessUsage(rssKib(Files.readString(proc.resolve("status"))),
+          cpuTicks(Files.readString(proc.resolve("stat"))));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read /proc of process " + pid + " (has it exited?)", e);
+    }
+  }
+
+  public double rssMib() {
+    return rssKib / 1024.0;
+  }
+
+  /** CPU seconds spent between {@code earlier} and this sample. */
+  public double cpuSecondsSince(ProcessUsage earlier) {
+    return (cpuTicks - earlier.cpuTicks) / (double) CLOCK_TICKS_PER_SECOND;
+  }
+
+  static long rssKib(String status) {
+    return status.lines().filter(line -> line.startsWith("VmRSS:")).findFirst()
+        .map(line -> Long.parseLong(line.substring("VmRSS:".length()).replace("kB", "").strip()))
+        .orElseThrow(() -> new IllegalArgumentException("no VmRSS line in /proc/<pid>/status"));
+  }
+
+  /** Fields 14 and 15 (utime, stime); counted after the last ')' because the command name may hold spaces. */
+  static long cpuTicks(String stat) {
+    String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).strip().split("\\s+");
+    // afterName[0] is field 3 (state), so field k is afterName[k - 3]
+    return Long.parseLong(afterName[14 - 3]) + Long.parseLong(afterName[15 - 3]);
+  }
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Operator benchmarks on local Kubernetes (real kube-apiserver 1.20.2 + simulated nodes): prints a Markdown table of
+# median and min–max over N runs to stdout; everything else (provisioning, Maven, progress) goes to stderr.
+#   hack/bench.sh [--runs N] [--idle-seconds S] [--fleet C] [--settle-seconds S]
+# Defaults: 3 runs, 60 s idle window, 20 three-member clusters, 15 s settling. A full run takes 30-60 min on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=3 idle=60 fleet=20 settle=15
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs=$2; shift 2 ;;
+    --idle-seconds) idle=$2; shift 2 ;;
+    --fleet) fleet=$2; shift 2 ;;
+    --settle-seconds) settle=$2; shift 2 ;;
+    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "error: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+source hack/jdk.sh
+echo "==> JDK: $JAVA_HOME" >&2
+echo "==> etcd binaries (3.4.23 from bookworm, 3.5.16 from trixie)" >&2
+eval "$(hack/etcd-binaries.sh --env)"
+export ETCD34_BIN ETCD35_BIN
+echo "==> kube-apiserver and kube-controller-manager 1.20.2 (built once per machine, cached)" >&2
+eval "$(hack/kube-binaries.sh --env)"
+export KUBE_BIN
+
+echo "==> building the operator and local-kube (no tests)" >&2
+mvn -B -q install -DskipTests -Dcrd.bases.skipSync=true -pl api,etcd-client,pki,snapshot,operator,local-kube -am >&2
+
+table=e2e/target/bench/table.md
+progress=e2e/target/bench/progress.log
+rm -f "$table" "$progress"
+mkdir -p "$(dirname "$progress")"
+touch "$progress"
+tail -n +1 -F "$progress" >&2 2>/dev/null &
+tail_pid=$!
+trap 'kill "$tail_pid" 2>/dev/null || true' EXIT
+
+echo "==> mvn -Pbench verify -pl e2e (runs=$runs idle=${idle}s fleet=$fleet settle=${settle}s)" >&2
+status=0
+mvn -B -pl e2e verify -Pbench -Dcrd.bases.skipSync=true -Dbench.runs="$runs" -Dbench.idle.seconds="$idle" \
+  -Dbench.fleet="$fleet" -Dbench.settle.seconds="$settle" >&2 || status=$?
+
+if [ -s "$table" ]; then
+  cat "$table"
+fi
+if [ "$status" -ne 0 ]; then
+  echo "error: the benchmark failed (exit $status); the table above holds the runs that completed." \
+    "Logs: e2e/target/failsafe-reports/, e2e/target/e2e/" >&2
+fi
+exit "$status"
