@@ -30,7 +30,8 @@ public final class E2eEnvironment implements AutoCloseable {
   public static final ResourceDefinitionContext CLUSTERS = kind("etcdclusters", "EtcdCluster");
   public static final ResourceDefinitionContext MEMBERS = kind("etcdmembers", "EtcdMember");
   public static final String CLUSTER_LABEL = "etcd-operator.cozystack.io/cluster";
-  private static final Path WORK = Path.of("target", "e2e").toAbsolutePath();
+  // per JVM: two runs on one machine (a test run and a benchmark) must not share, or wipe, each other's state
+  private static final Path WORK = Path.of("target", "e2e-" + ProcessHandle.current().pid()).toAbsolutePath();
 
   private final LocalKubernetes kube;
   private final KubernetesClient client;
