@@ -11,12 +11,22 @@ import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.member.EtcdMemberReconciler;
 import io.etcdoperator.operator.member.MemberReconcile;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
+import io.etcdoperator.operator.resources.AgentImage;
+import io.etcdoperator.operator.snapshot.EtcdSnapshotReconciler;
+import io.etcdoperator.operator.snapshot.EtcdSnapshotScheduleReconciler;
+import io.etcdoperator.operator.snapshot.ScheduleMetrics;
+import io.etcdoperator.operator.snapshot.ScheduleReconcile;
+import io.etcdoperator.operator.snapshot.SnapshotEvents;
+import io.etcdoperator.operator.snapshot.SnapshotReconcile;
+import io.etcdoperator.snapshot.cli.AgentCommand;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
@@ -59,6 +69,10 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--operator-image", defaultValue = "${env:OPERATOR_IMAGE}", description = "Image for agent Jobs and init containers.")
   String operatorImage;
 
+  @Option(names = "--etcd-tools-dir", defaultValue = "${env:ETCD_TOOLS_DIR:-" + AgentImage.DEFAULT_TOOLS_DIR + "}",
+      description = "Directory of v<major.minor>/etcdctl|etcdutl inside the operator image, for restore init containers.")
+  String etcdToolsDir;
+
   @Option(names = "--etcd-image-repository", defaultValue = "${env:ETCD_IMAGE_REPOSITORY:-quay.io/coreos/etcd}",
       description = "Repository of etcd images; the tag is v<spec.version>.")
   String etcdImageRepository;
@@ -68,7 +82,10 @@ public final class Main implements Callable<Integer> {
   String watchNamespace;
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).setExecutionExceptionHandler((ex, cmd, parsed) -> {
+    // the same binary is the snapshot agent of Jobs and init containers: etcd-operator agent snapshot ...
+    System.exit(new CommandLine(new Main())
+        .addSubcommand("agent", AgentCommand.commandLine(JetcdEtcdAdmin.FACTORY, System.getenv()))
+        .setExecutionExceptionHandler((ex, cmd, parsed) -> {
       if (ex instanceof OperatorConfig.InvalidConfigException) {
         cmd.getErr().println("etcd-operator: invalid configuration: " + ex.getMessage());
         return 2;
@@ -106,7 +123,8 @@ public final class Main implements Callable<Integer> {
             .build());
       }
     });
-    register(running, client, config, new ClusterMetrics(registry), JetcdEtcdAdmin.FACTORY);
+    register(running, client, config, new ClusterMetrics(registry), JetcdEtcdAdmin.FACTORY, registry,
+        config.operatorImage().map(image -> new AgentImage(image, etcdToolsDir)));
     var stopped = new CountDownLatch(1);
     try (var endpoints = new OperatorEndpoints(config.metricsAddress(), config.probeAddress(), registry,
         () -> true, () -> running.getRuntimeInfo().isStarted())) {
@@ -124,9 +142,16 @@ public final class Main implements Callable<Integer> {
     return 0;
   }
 
-  /** Registers both controllers; shared with tests that run the operator in-process. */
+  /** Registers the controllers with throwaway snapshot metrics and the default tools directory. */
   public static void register(Operator operator, KubernetesClient client, OperatorConfig config, ClusterMetrics metrics,
       EtcdAdmin.Factory etcd) {
+    register(operator, client, config, metrics, etcd, new SimpleMeterRegistry(),
+        config.operatorImage().map(image -> new AgentImage(image, AgentImage.DEFAULT_TOOLS_DIR)));
+  }
+
+  /** Registers every controller; shared with tests that run the operator in-process. */
+  public static void register(Operator operator, KubernetesClient client, OperatorConfig config, ClusterMetrics metrics,
+      EtcdAdmin.Factory etcd, MeterRegistry registry, Optional<AgentImage> agent) {
     Clock clock = Clock.systemUTC();
     var events = new EventRecorder(client, config.identity(), clock);
     var dialer = new EtcdDialer(client, etcd, Duration.ofSeconds(5));
@@ -135,6 +160,11 @@ public final class Main implements Callable<Integer> {
         : Set.copyOf(config.watchNamespaces());
     register(operator, new EtcdClusterReconciler(new ClusterReconcile(client, dialer, events, metrics, clock)), namespaces);
     register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock)), namespaces);
+    var snapshotEvents = new SnapshotEvents(client, config.identity(), clock);
+    Optional<String> image = agent.map(AgentImage::image);
+    register(operator, new EtcdSnapshotReconciler(new SnapshotReconcile(client, image, snapshotEvents, clock)), namespaces);
+    register(operator, new EtcdSnapshotScheduleReconciler(new ScheduleReconcile(client, image, snapshotEvents,
+        new ScheduleMetrics(registry), clock)), namespaces);
   }
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(Operator operator,

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The Pod of one etcd member. Restricted-PodSecurity compatible; everything comes from the EtcdMember. */
 public final class MemberPods {
@@ -38,6 +39,11 @@ public final class MemberPods {
    * @param existingCluster see {@link EtcdCommandLine#args}
    */
   public static Pod build(EtcdMember member, String image, boolean existingCluster) {
+    return build(member, image, existingCluster, Optional.empty());
+  }
+
+  /** As above; a seed restoring a snapshot also gets the agent's restore init container (see {@link AgentContainers}). */
+  public static Pod build(EtcdMember member, String image, boolean existingCluster, Optional<AgentImage> agent) {
     EtcdMemberSpec spec = member.getSpec();
     String name = member.getMetadata().getName();
     Map<String, String> labels = new LinkedHashMap<>(Labels.member(spec.getClusterName(), name));
@@ -64,6 +70,7 @@ public final class MemberPods {
         .withFsGroup(NON_ROOT_ID)
         .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
         .endSecurityContext()
+        .withInitContainers(AgentContainers.initContainers(member, existingCluster, agent))
         .withContainers(new ContainerBuilder()
             .withName(CONTAINER)
             .withImage(image)
@@ -81,6 +88,7 @@ public final class MemberPods {
                 .build())
             .build())
         .withVolumes(volumes(member))
+        .addAllToVolumes(AgentContainers.volumes(member, existingCluster))
         .withAffinity(spec.getAffinity())
         .withTopologySpreadConstraints(spec.getTopologySpreadConstraints())
         .withImagePullSecrets(spec.getImagePullSecrets())

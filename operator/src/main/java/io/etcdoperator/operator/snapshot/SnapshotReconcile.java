@@ -1,0 +1,232 @@
+package io.etcdoperator.operator.snapshot;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
+import io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus;
+import io.etcdoperator.api.v1alpha2.SnapshotArtifact;
+import io.etcdoperator.operator.resources.Names;
+import io.etcdoperator.operator.resources.Owners;
+import io.etcdoperator.operator.resources.SnapshotStorage;
+import io.etcdoperator.operator.snapshot.SnapshotProgress.ClusterState;
+import io.etcdoperator.operator.snapshot.SnapshotProgress.Decision;
+import io.etcdoperator.operator.snapshot.SnapshotProgress.JobState;
+import io.etcdoperator.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One pass over an EtcdSnapshot: observe the cluster and the Job, decide ({@link SnapshotProgress}), act, report. */
+public class SnapshotReconcile {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotReconcile.class);
+
+  private final KubernetesClient client;
+  private final Optional<String> operatorImage;
+  private final SnapshotEvents events;
+  private final Clock clock;
+
+  public SnapshotReconcile(KubernetesClient client, Optional<String> operatorImage, SnapshotEvents events, Clock clock) {
+    this.client = client;
+    this.operatorImage = operatorImage;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  public Optional<Duration> reconcile(String namespace, String name) {
+    EtcdSnapshot snapshot = client.resources(EtcdSnapshot.class).inNamespace(namespace).withName(name).get();
+    if (snapshot == null || snapshot.getMetadata().getDeletionTimestamp() != null) {
+      return Optional.empty();
+    }
+    String phase = snapshot.getStatus() == null ? null : snapshot.getStatus().getPhase();
+    if (SnapshotProgress.terminal(phase)) {
+      return Optional.empty(); // sticky: a finished snapshot is never looked at again
+    }
+    EtcdCluster cluster = cluster(snapshot);
+    List<URI> endpoints = cluster == null ? List.of() : voterEndpoints(cluster);
+    Job job = client.batch().v1().jobs().inNamespace(namespace).withName(SnapshotJobs.saveJobName(snapshot)).get();
+    if (job != null && !Owners.controlledBy(job, snapshot.getMetadata().getUid())) {
+      return report(snapshot, Decision.failed("JobConflict", "Job " + job.getMetadata().getName()
+          + " exists and belongs to another object"));
+    }
+    Instant now = clock.instant();
+    var observation = new SnapshotProgress.Observation(phase, created(snapshot, now), now, operatorImage.isPresent(),
+        destinationProblem(snapshot), clusterState(cluster, endpoints), jobState(job, now));
+    Decision decision = SnapshotProgress.decide(observation);
+    if (decision.createJob()) {
+      createJob(SnapshotJobs.save(snapshot, cluster, endpoints, authLatched(cluster), operatorImage.orElseThrow()));
+    }
+    return report(snapshot, decision);
+  }
+
+  private void createJob(Job job) {
+    try {
+      client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).resource(job).create();
+      LOG.atInfo().addKeyValue("job", job.getMetadata().getName()).log("created snapshot job");
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+        throw e;
+      }
+      // already there (a previous pass whose status write failed): the next pass reads its state
+    }
+  }
+
+  private EtcdCluster cluster(EtcdSnapshot snapshot) {
+    var ref = snapshot.getSpec().getClusterRef();
+    if (ref == null || ref.getName() == null || ref.getName().isBlank()) {
+      return null;
+    }
+    return client.resources(EtcdCluster.class).inNamespace(snapshot.getMetadata().getNamespace())
+        .withName(ref.getName()).get();
+  }
+
+  /** Client URLs of running voters by DNS name; learners refuse the Maintenance RPCs the agent needs. */
+  private List<URI> voterEndpoints(EtcdCluster cluster) {
+    return client.resources(EtcdMember.class).inNamespace(cluster.getMetadata().getNamespace())
+        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
+        .filter(m -> m.getMetadata().getDeletionTimestamp() == null && !Boolean.TRUE.equals(m.getSpec().getDormant()))
+        .filter(m -> m.getStatus() != null && Boolean.TRUE.equals(m.getStatus().getIsVoter()))
+        .filter(m -> m.getStatus().getPodName() != null && !m.getStatus().getPodName().isEmpty())
+        .sorted(Comparator.comparing(m -> m.getMetadata().getName()))
+        .map(Names::clientUrl)
+        .toList();
+  }
+
+  static ClusterState clusterState(EtcdCluster cluster, List<URI> endpoints) {
+    if (cluster == null) {
+      return ClusterState.MISSING;
+    }
+    boolean formed = cluster.getStatus() != null && cluster.getStatus().getClusterID() != null
+        && !cluster.getStatus().getClusterID().isBlank();
+    if (!formed || endpoints.isEmpty()) {
+      return ClusterState.NO_VOTERS;
+    }
+    boolean authWanted = cluster.getSpec().getAuth() != null && Boolean.TRUE.equals(cluster.getSpec().getAuth().getEnabled());
+    return authWanted && !authLatched(cluster) ? ClusterState.AUTH_NOT_LATCHED : ClusterState.READY;
+  }
+
+  private static boolean authLatched(EtcdCluster cluster) {
+    return cluster.getStatus() != null && Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
+  }
+
+  static Optional<String> destinationProblem(EtcdSnapshot snapshot) {
+    try {
+      SnapshotStorage.of(snapshot.getSpec().getDestination(), "destination", SnapshotJobs.PVC_MOUNT, false);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of("spec.destination: " + e.getMessage());
+    }
+  }
+
+  private JobState jobState(Job job, Instant now) {
+    if (job == null) {
+      return new JobState.Absent();
+    }
+    List<Pod> pods = pods(job);
+    Optional<AgentReport> lastFailure = pods.stream()
+        .filter(p -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
+        .max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp() == null ? ""
+            : p.getMetadata().getCreationTimestamp()))
+        .flatMap(SnapshotReconcile::terminationReport);
+    var status = job.getStatus();
+    if (condition(job, "Failed")) {
+      String message = status.getConditions().stream().filter(c -> "Failed".equals(c.getType()))
+          .map(c -> c.getReason() + ": " + c.getMessage()).findFirst().orElse("");
+      return new JobState.Failed(message, lastFailure);
+    }
+    if (condition(job, "Complete") || (status != null && status.getSucceeded() != null && status.getSucceeded() > 0)) {
+      Optional<AgentReport> report = pods.stream()
+          .filter(p -> p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase()))
+          .map(SnapshotReconcile::terminationReport).flatMap(Optional::stream).findFirst();
+      Instant completed = status != null && status.getCompletionTime() != null
+          ? Instant.parse(status.getCompletionTime()) : now;
+      return new JobState.Succeeded(report, completed);
+    }
+    return new JobState.Running(lastFailure);
+  }
+
+  private List<Pod> pods(Job job) {
+    return client.pods().inNamespace(job.getMetadata().getNamespace())
+        .withLabel("job-name", job.getMetadata().getName()).list().getItems().stream()
+        .filter(p -> Owners.controlledBy(p, job.getMetadata().getUid()))
+        .toList();
+  }
+
+  private static boolean condition(Job job, String type) {
+    List<JobCondition> conditions = job.getStatus() == null ? null : job.getStatus().getConditions();
+    return conditions != null && conditions.stream().anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  static Optional<AgentReport> terminationReport(Pod pod) {
+    List<ContainerStatus> statuses = pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();
+    if (statuses == null) {
+      return Optional.empty();
+    }
+    return statuses.stream()
+        .filter(s -> SnapshotJobs.CONTAINER.equals(s.getName()))
+        .filter(s -> s.getState() != null && s.getState().getTerminated() != null)
+        .map(s -> s.getState().getTerminated().getMessage())
+        .map(AgentReport::parse).flatMap(Optional::stream).findFirst();
+  }
+
+  private static Instant created(EtcdSnapshot snapshot, Instant fallback) {
+    String created = snapshot.getMetadata().getCreationTimestamp();
+    return created == null ? fallback : Instant.parse(created);
+  }
+
+  private Optional<Duration> report(EtcdSnapshot snapshot, Decision decision) {
+    EtcdSnapshotStatus before = snapshot.getStatus() == null ? new EtcdSnapshotStatus() : snapshot.getStatus();
+    EtcdSnapshotStatus after = new EtcdSnapshotStatus();
+    after.setPhase(decision.phase());
+    after.setArtifact(decision.artifact().map(SnapshotReconcile::artifact).orElse(before.getArtifact()));
+    after.setConditions(Conditions.set(before.getConditions(), Conditions.READY,
+        EtcdSnapshotStatus.PHASE_COMPLETE.equals(decision.phase()), decision.reason(), decision.message(),
+        snapshot.getMetadata().getGeneration(), clock.instant()));
+    if (Objects.equals(before.getPhase(), after.getPhase()) && Objects.equals(before.getArtifact(), after.getArtifact())
+        && Conditions.sameMeaning(before.getConditions(), after.getConditions())) {
+      return decision.recheck();
+    }
+    snapshot.setStatus(after);
+    client.resource(snapshot).updateStatus(); // optimistic: a conflict re-runs the pass, which re-reads the Job
+    announce(snapshot, before.getPhase(), decision);
+    return decision.recheck();
+  }
+
+  private void announce(EtcdSnapshot snapshot, String before, Decision decision) {
+    if (Objects.equals(before, decision.phase())) {
+      return;
+    }
+    switch (decision.phase()) {
+      case EtcdSnapshotStatus.PHASE_STARTED -> events.normal(snapshot, "SnapshotStarted",
+          "snapshot Job " + SnapshotJobs.saveJobName(snapshot) + " created");
+      case EtcdSnapshotStatus.PHASE_COMPLETE -> events.normal(snapshot, decision.reason(), decision.message());
+      case EtcdSnapshotStatus.PHASE_FAILED -> events.warning(snapshot, decision.reason(), decision.message());
+      default -> { }
+    }
+    LOG.atInfo().addKeyValue("snapshot", snapshot.getMetadata().getName()).addKeyValue("phase", decision.phase())
+        .addKeyValue("reason", decision.reason()).log("snapshot phase changed");
+  }
+
+  private static SnapshotArtifact artifact(AgentReport report) {
+    SnapshotArtifact artifact = new SnapshotArtifact();
+    artifact.setUri(report.uri().orElse(null));
+    artifact.setSizeBytes(report.sizeBytes().orElse(null));
+    artifact.setChecksum(report.checksum().orElse(null));
+    return artifact;
+  }
+}
