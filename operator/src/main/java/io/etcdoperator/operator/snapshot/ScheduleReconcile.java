@@ -47,6 +47,8 @@ public class ScheduleReconcile {
   /** On a schedule's snapshot chosen for pruning, so the choice is visible and survives retention edits. */
   public static final String LABEL_RETENTION = EtcdOperatorApi.RESERVED_PREFIX + "retention";
   static final String PRUNE = "prune";
+  /** On a schedule's snapshot: the firing it was taken for; retention orders snapshots by it. */
+  public static final String ANNOTATION_SCHEDULED_AT = EtcdOperatorApi.RESERVED_PREFIX + "scheduled-at";
 
   private final KubernetesClient client;
   private final Optional<String> operatorImage;
@@ -125,8 +127,11 @@ public class ScheduleReconcile {
         : EtcdSnapshotStatus.PHASE_FAILED.equals(phase) ? Outcome.FAILED : Outcome.RUNNING;
     Map<String, String> labels = s.getMetadata().getLabels();
     boolean pruning = labels != null && PRUNE.equals(labels.get(LABEL_RETENTION));
-    return new SchedulePlan.Snapshot(s.getMetadata().getName(), created(s.getMetadata().getCreationTimestamp(),
-        Instant.EPOCH), outcome, pruning);
+    Map<String, String> annotations = s.getMetadata().getAnnotations();
+    String scheduledAt = annotations == null ? null : annotations.get(ANNOTATION_SCHEDULED_AT);
+    Instant created = scheduledAt != null ? Instant.parse(scheduledAt)
+        : created(s.getMetadata().getCreationTimestamp(), Instant.EPOCH);
+    return new SchedulePlan.Snapshot(s.getMetadata().getName(), created, outcome, pruning);
   }
 
   private EtcdSnapshot createSnapshot(EtcdSnapshotSchedule schedule, Instant slot) {
@@ -136,7 +141,8 @@ public class ScheduleReconcile {
     labels.put(EtcdSnapshotSchedule.LABEL_SCHEDULE, scheduleLabel(schedule));
     EtcdSnapshot snapshot = new EtcdSnapshot();
     snapshot.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(schedule.getMetadata().getNamespace())
-        .withLabels(labels).withOwnerReferences(Owners.controller(schedule)).build());
+        .withLabels(labels).withAnnotations(Map.of(ANNOTATION_SCHEDULED_AT, time(slot)))
+        .withOwnerReferences(Owners.controller(schedule)).build());
     EtcdSnapshotSpec spec = new EtcdSnapshotSpec();
     spec.setClusterRef(schedule.getSpec().getClusterRef());
     spec.setDestination(schedule.getSpec().getDestination());

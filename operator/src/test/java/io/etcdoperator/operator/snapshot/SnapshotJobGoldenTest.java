@@ -1,0 +1,98 @@
+package io.etcdoperator.operator.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdoperator.api.v1alpha2.AuthSpec;
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdClusterStatus;
+import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
+import io.etcdoperator.api.v1alpha2.EtcdSnapshotSchedule;
+import io.etcdoperator.operator.resources.Fixtures;
+import io.etcdoperator.operator.resources.Golden;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.net.URI;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Snapshot agent Jobs, rendered from fixed objects and compared with reviewed YAML. */
+class SnapshotJobGoldenTest {
+
+  private static final String IMAGE = "ghcr.io/example/etcd-operator:v0.1.0";
+  private static final List<URI> VOTERS = List.of(URI.create("https://demo-4kq7m.demo.prod.svc:2379"),
+      URI.create("https://demo-8vx2r.demo.prod.svc:2379"));
+
+  /** cluster-demo: client mTLS through cert-manager; here with auth latched. */
+  private static EtcdCluster authCluster() {
+    EtcdCluster cluster = Fixtures.cluster("cluster-demo");
+    AuthSpec auth = new AuthSpec();
+    auth.setEnabled(true);
+    auth.setRootCredentialsSecretRef(new LocalObjectReference("demo-root"));
+    cluster.getSpec().setAuth(auth);
+    EtcdClusterStatus status = cluster.getStatus();
+    status.setAuthEnabled(true);
+    return cluster;
+  }
+
+  @Test
+  void saveToS3WithMtlsAndAuth() {
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "demo-before-upgrade",
+        "9c1d7e3a-2b4f-4a68-8e05-f3a7b9c2d6e1", "demo", SnapshotFixtures.s3("prod/"));
+
+    Golden.assertMatches("job-snapshot-s3-mtls-auth", SnapshotJobs.save(snapshot, authCluster(), VOTERS, true, IMAGE));
+  }
+
+  @Test
+  void saveToPvcFromAPlaintextCluster() {
+    EtcdCluster cluster = Fixtures.cluster("cluster-demo");
+    cluster.getSpec().setTls(null);
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "demo-weekly", "4e8a2c6f-1d3b-4f79-a0c5-b7e9d1f3a2c4",
+        "demo", SnapshotFixtures.pvc("etcd-backups", "demo"));
+
+    Golden.assertMatches("job-snapshot-pvc",
+        SnapshotJobs.save(snapshot, cluster, List.of(URI.create("http://demo-4kq7m.demo.prod.svc:2379")), false, IMAGE));
+  }
+
+  @Test
+  void pruneOfAScheduledSnapshotIsOwnedByTheSchedule() {
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "demo-hourly-202611221400",
+        "b2d4f6a8-0c1e-4a3b-9d5f-7e9a1c3b5d7f", "demo", SnapshotFixtures.s3("hourly"));
+    EtcdSnapshotSchedule schedule = new EtcdSnapshotSchedule();
+    schedule.getMetadata().setName("demo-hourly");
+    schedule.getMetadata().setNamespace("prod");
+    schedule.getMetadata().setUid("5f7a9c1e-3b5d-4f80-a2c4-e6f8a0b2c4d6");
+
+    Golden.assertMatches("job-prune-s3", SnapshotJobs.prune(snapshot, schedule, IMAGE));
+  }
+
+  @Test
+  void authIsLeftOutUntilItLatched() {
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "s", "u", "demo", SnapshotFixtures.s3(""));
+
+    Job job = SnapshotJobs.save(snapshot, authCluster(), VOTERS, false, IMAGE);
+
+    assertThat(job.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
+        .noneMatch(a -> a.startsWith("--user") || a.startsWith("--password-file"));
+  }
+
+  @Test
+  void agentPodsNeverCarryTheClusterLabelServicesSelectOn() {
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "s", "u", "demo", SnapshotFixtures.s3(""));
+
+    Job job = SnapshotJobs.save(snapshot, authCluster(), VOTERS, true, IMAGE);
+
+    assertThat(job.getSpec().getTemplate().getMetadata().getLabels())
+        .doesNotContainKey("etcd-operator.cozystack.io/cluster");
+  }
+
+  @Test
+  void longNamesAreShortenedToALabelValueAndStayDistinct() {
+    String longName = "a".repeat(70);
+
+    String one = SnapshotJobs.shorten(longName + "-202611221400", "-snapshot");
+    String two = SnapshotJobs.shorten(longName + "-202611221500", "-snapshot");
+
+    assertThat(one).hasSizeLessThanOrEqualTo(63).endsWith("-snapshot").isNotEqualTo(two);
+    assertThat(SnapshotJobs.shorten("short", "-prune")).isEqualTo("short-prune");
+  }
+}
