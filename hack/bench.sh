@@ -49,6 +49,6 @@ if [ -s "$table" ]; then
 fi
 if [ "$status" -ne 0 ]; then
   echo "error: the benchmark failed (exit $status); the table above holds the runs that completed." \
-    "Logs: e2e/target/failsafe-reports/, e2e/target/e2e/" >&2
+    "Logs: e2e/target/failsafe-reports/, e2e/target/e2e-<pid>/ (operator, control plane, Pods)" >&2
 fi
 exit "$status"

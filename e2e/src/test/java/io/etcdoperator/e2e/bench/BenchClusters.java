@@ -15,6 +15,8 @@ import java.util.Map;
 final class BenchClusters {
 
   static final String VERSION = "3.5.16";
+  // not 64Mi: etcd preallocates a 64 MiB WAL segment, and a 64Mi tmpfs then fails "no space left on device"
+  static final String TMPFS_SIZE = "256Mi";
   private static final Duration TEARDOWN = Duration.ofMinutes(10);
 
   private final E2eEnvironment env;
@@ -27,7 +29,7 @@ final class BenchClusters {
   void create(String name, int replicas) {
     env.namespace(name);
     env.createCluster(name, name, Map.of("replicas", replicas, "version", VERSION,
-        "storage", Map.of("medium", "Memory", "size", "64Mi")));
+        "storage", Map.of("medium", "Memory", "size", TMPFS_SIZE)));
   }
 
   void awaitReady(String name, int replicas, Duration timeout) {

@@ -68,9 +68,10 @@ class OperatorBench {
   }
 
   private void defineTable() {
-    report = new BenchReport(Path.of(System.getProperty("bench.out", "target/bench/table.md")),
-        "etcd " + BenchClusters.VERSION + ", members on tmpfs (medium: Memory, 64Mi), idle window " + idleSeconds
-            + " s after " + settleSeconds + " s settling, fleet of " + fleetSize + " three-member clusters");
+    String settings = "etcd " + BenchClusters.VERSION + ", members on tmpfs (medium: Memory, "
+        + BenchClusters.TMPFS_SIZE + "), idle window " + idleSeconds + " s after " + settleSeconds
+        + " s settling, fleet of " + fleetSize + " three-member clusters";
+    report = new BenchReport(Path.of(System.getProperty("bench.out", "target/bench/table.md")), settings);
     ready1 = report.measurement("EtcdCluster created → READY=1", "s");
     ready3 = report.measurement("EtcdCluster created → READY=3", "s");
     ready5 = report.measurement("EtcdCluster created → READY=5", "s");
@@ -149,12 +150,14 @@ class OperatorBench {
     }
     rss.add(highestRssKib / 1024.0);
     cpu.add(last.cpuSecondsSince(first));
+    report.write();
     say(String.format("idle: VmRSS up to %.0f MiB, CPU %.2f s", highestRssKib / 1024.0, last.cpuSecondsSince(first)));
   }
 
   private void record(Measurement into, long startNanos) {
     double seconds = (System.nanoTime() - startNanos) / 1e9;
     into.add(seconds);
+    report.write();
     say(String.format("%s: %.1f s", into.name(), seconds));
   }
 
