@@ -33,6 +33,7 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -82,16 +83,20 @@ public final class Main implements Callable<Integer> {
   String watchNamespace;
 
   public static void main(String[] args) {
-    // the same binary is the snapshot agent of Jobs and init containers: etcd-operator agent snapshot ...
-    System.exit(new CommandLine(new Main())
-        .addSubcommand("agent", AgentCommand.commandLine(JetcdEtcdAdmin.FACTORY, System.getenv()))
+    System.exit(commandLine(System.getenv()).execute(args));
+  }
+
+  /** The operator, and the snapshot agent of Jobs and init containers as {@code etcd-operator agent snapshot ...}. */
+  static CommandLine commandLine(Map<String, String> env) {
+    return new CommandLine(new Main())
+        .addSubcommand("agent", AgentCommand.commandLine(JetcdEtcdAdmin.FACTORY, env))
         .setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      if (ex instanceof OperatorConfig.InvalidConfigException) {
-        cmd.getErr().println("etcd-operator: invalid configuration: " + ex.getMessage());
-        return 2;
-      }
-      throw ex;
-    }).execute(args));
+          if (ex instanceof OperatorConfig.InvalidConfigException) {
+            cmd.getErr().println("etcd-operator: invalid configuration: " + ex.getMessage());
+            return 2;
+          }
+          throw ex;
+        });
   }
 
   OperatorConfig config() {
