@@ -6,6 +6,7 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
+import io.etcdoperator.operator.config.ClusterDomain;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
 import io.etcdoperator.operator.planner.EtcdView;
@@ -20,9 +21,15 @@ import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.status.ClusterHealth;
 import io.etcdoperator.operator.status.Conditions;
+import io.etcdoperator.operator.tls.CertManagerCertificates;
+import io.etcdoperator.operator.tls.CertManagerDiscovery;
+import io.etcdoperator.operator.tls.CertManagerGate;
+import io.etcdoperator.operator.tls.CertManagerObjects;
+import io.etcdoperator.operator.tls.IssuedTlsReconcile;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,9 +57,19 @@ public class ClusterReconcile {
   private final ClusterMetrics metrics;
   private final Clock clock;
   private final MembershipPlanner planner = new MembershipPlanner();
+  private final boolean certManagerInstalled;
+  private final CertManagerObjects certificates;
+  private final IssuedTlsReconcile issuedTls;
 
+  /** Looks for cert-manager now (once per operator start) and takes the cluster domain from resolv.conf. */
   public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
       Clock clock) {
+    this(client, dialer, events, metrics, clock, CertManagerDiscovery.installed(client),
+        ClusterDomain.resolve(Optional.empty(), Path.of("/etc/resolv.conf")));
+  }
+
+  public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
+      Clock clock, boolean certManagerInstalled, String clusterDomain) {
     this.client = client;
     this.observer = new ClusterObserver(client, dialer);
     this.executor = new StepExecutor(client, events);
@@ -60,6 +77,9 @@ public class ClusterReconcile {
     this.events = events;
     this.metrics = metrics;
     this.clock = clock;
+    this.certManagerInstalled = certManagerInstalled;
+    this.certificates = new CertManagerObjects(client, events, clusterDomain);
+    this.issuedTls = new IssuedTlsReconcile(client, events, clusterDomain);
   }
 
   public Optional<Duration> reconcile(String namespace, String name) {
@@ -75,20 +95,55 @@ public class ClusterReconcile {
     EtcdClusterStatus status = client.getKubernetesSerialization().clone(before);
     cluster.setStatus(status);
     Instant now = clock.instant();
+    Optional<CertManagerGate.Blocked> blocked = CertManagerGate.check(cluster, certManagerInstalled);
+    if (blocked.isPresent()) {
+      return block(cluster, before, status, blocked.get(), now);
+    }
     List<String> invalid = new ArrayList<>(SpecRules.checkSpec(cluster.getSpec()));
     if (status.getObserved() == null || status.getClusterToken() == null) {
       return firstPass(cluster, before, status, invalid, now);
     }
     invalid.addAll(SpecRules.checkTransition(cluster.getSpec(), status.getObserved()));
     objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
-    try (ClusterObserver.Observation observation = observer.observe(cluster)) {
-      return pass(cluster, before, status, observation, invalid, now);
+    try {
+      Optional<Duration> tls = tls(cluster, now);
+      try (ClusterObserver.Observation observation = observer.observe(cluster)) {
+        return pass(cluster, before, status, observation, invalid, now).map(d -> earlier(d, tls));
+      }
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
         return Optional.of(StepExecutor.SOON);
       }
       throw e;
     }
+  }
+
+  /** TLS material comes first: members cannot start, nor the operator dial, without it. */
+  private Optional<Duration> tls(EtcdCluster cluster, Instant now) {
+    if (CertManagerCertificates.usesCertManager(cluster)) {
+      certificates.ensure(cluster);
+    }
+    return IssuedTlsReconcile.applies(cluster) ? Optional.of(issuedTls.reconcile(cluster, now)) : Optional.empty();
+  }
+
+  private static Duration earlier(Duration membership, Optional<Duration> tls) {
+    return tls.filter(t -> t.compareTo(membership) < 0).orElse(membership);
+  }
+
+  /** cert-manager is asked for but absent: say so and touch nothing, not even the Certificate API. */
+  private Optional<Duration> block(EtcdCluster cluster, EtcdClusterStatus before, EtcdClusterStatus status,
+      CertManagerGate.Blocked blocked, Instant now) {
+    boolean already = Conditions.find(before.getConditions(), Conditions.AVAILABLE)
+        .map(c -> blocked.reason().equals(c.getReason())).orElse(false);
+    if (!already) {
+      events.warning(cluster, Reason.CERT_MANAGER_NOT_INSTALLED, blocked.message());
+      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName())
+          .addKeyValue("reason", blocked.reason()).log("cluster blocked");
+    }
+    status.setConditions(Conditions.set(status.getConditions(), Conditions.AVAILABLE, false, blocked.reason(),
+        blocked.message(), cluster.getMetadata().getGeneration(), now));
+    write(cluster, before, status);
+    return Optional.empty(); // only an operator restart (a new discovery) can change this
   }
 
   private Optional<Duration> firstPass(EtcdCluster cluster, EtcdClusterStatus before, EtcdClusterStatus status,

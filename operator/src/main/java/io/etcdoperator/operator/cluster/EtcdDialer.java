@@ -1,6 +1,7 @@
 package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.ClientTls;
+import io.etcdoperator.api.v1alpha2.ClusterTls;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdConnection;
@@ -56,8 +57,9 @@ public class EtcdDialer {
   }
 
   private static String operatorClientSecret(EtcdCluster cluster) {
-    ClientTls client = cluster.getSpec().getTls().getClient();
-    if (client.getCertManager() != null) {
+    ClusterTls tls = cluster.getSpec().getTls();
+    ClientTls client = tls.getClient();
+    if (tls.getOperatorIssued() != null || client.getCertManager() != null) {
       return cluster.getMetadata().getName() + "-operator-client-tls";
     }
     return client.getOperatorClientSecretRef().getName();

@@ -38,7 +38,17 @@ public enum Reason {
   QUORUM_HEALTHY("QuorumHealthy", "all members are ready"),
   QUORUM_AVAILABLE("QuorumAvailable", "quorum available"),
   MEMBERS_UNHEALTHY("MembersUnhealthy", "some members are not ready"),
-  QUORUM_LOST("QuorumLost", "quorum lost");
+  QUORUM_LOST("QuorumLost", "quorum lost"),
+  CERT_MANAGER_NOT_INSTALLED("CertManagerNotInstalled",
+      "spec.tls uses cert-manager but the cert-manager.io/v1 Certificate API is not served"),
+  CERTIFICATE_CREATED("CertificateCreated", "cert-manager Certificate created"),
+  TLS_CA_CREATED("TlsCaCreated", "operator-issued CA created"),
+  TLS_CERTIFICATE_ISSUED("TlsCertificateIssued", "operator-issued certificate written"),
+  TLS_TRUST_SYNCED("TlsTrustSynced", "trust bundle copied into a certificate Secret"),
+  TLS_CA_ROTATION_STARTED("TlsCaRotationStarted", "new CA signs; old and new CA trusted together"),
+  TLS_OLD_CA_RETIRED("TlsOldCaRetired", "only the new CA is trusted now"),
+  TLS_MEMBER_ROLLED("TlsMemberRolled", "member restarted to load new TLS material"),
+  TLS_WAITING_FOR_HEALTH("TlsWaitingForHealth", "TLS roll waits until every member is healthy");
 
   private final String reason;
   private final String description;

@@ -3,6 +3,7 @@ package io.etcdoperator.operator.resources;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.operator.tls.MemberMaterial;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -55,7 +56,7 @@ public final class MemberPods {
         .withName(name)
         .withNamespace(member.getMetadata().getNamespace())
         .withLabels(Labels.withUserLabels(labels, spec.getAdditionalMetadata()))
-        .withAnnotations(Labels.withUserAnnotations(Map.of(), spec.getAdditionalMetadata()))
+        .withAnnotations(Labels.withUserAnnotations(tlsMaterial(member), spec.getAdditionalMetadata()))
         .withOwnerReferences(Owners.controller(member))
         .endMetadata()
         .withNewSpec()
@@ -94,6 +95,15 @@ public final class MemberPods {
         .withImagePullSecrets(spec.getImagePullSecrets())
         .endSpec()
         .build();
+  }
+
+  /**
+   * Operator-issued TLS: the cluster pass stamps the EtcdMember with the fingerprints its Secrets hold now, and the
+   * Pod carries them as "what this Pod started with", so the TLS planner can see which members run stale material.
+   */
+  static Map<String, String> tlsMaterial(EtcdMember member) {
+    return MemberMaterial.fromAnnotations(member.getMetadata().getAnnotations()).map(MemberMaterial::annotations)
+        .orElse(Map.of());
   }
 
   public static boolean memoryBacked(EtcdMemberSpec spec) {

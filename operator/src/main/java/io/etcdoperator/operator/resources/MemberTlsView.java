@@ -29,13 +29,16 @@ public record MemberTlsView(String clientSecret, boolean clientMtls, String peer
         name(tls.getPeerSecretRef()), Boolean.TRUE.equals(tls.getPeerAutoTLS()));
   }
 
-  /** BYO Secret names, or the Secrets cert-manager writes for the operator's Certificates. */
+  /** BYO Secret names, or the Secrets cert-manager (or the operator's own CA) writes. */
   public static MemberTlsView of(EtcdCluster cluster) {
     String name = cluster.getMetadata().getName();
     ClusterTls tls = cluster.getSpec().getTls();
     String clientSecret = null;
     boolean mtls = false;
     String peerSecret = null;
+    if (tls != null && tls.getOperatorIssued() != null) {
+      return new MemberTlsView(name + "-server-tls", true, name + "-peer-tls", false); // mTLS and peer TLS together
+    }
     if (tls != null && tls.getClient() != null) {
       ClientTls client = tls.getClient();
       if (client.getCertManager() != null) {

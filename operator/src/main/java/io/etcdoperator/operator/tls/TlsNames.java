@@ -1,17 +1,14 @@
 package io.etcdoperator.operator.tls;
 
-import java.util.ArrayList;
+import io.etcdoperator.pki.ClusterDnsNames;
 import java.util.List;
 
 /**
  * Secret and Certificate names and the DNS/IP SANs of a cluster's certificates. Members are dialled as
  * {@code <member>.<cluster>.<ns>.svc}; etcd's peer listener also matches a peer's reverse-DNS name
- * ({@code ...svc.<domain>}) against the wildcards, so both forms are listed. Mirrors pki's ClusterDnsNames.
+ * ({@code ...svc.<domain>}) against the wildcards, so both forms are listed (see pki's ClusterDnsNames).
  */
 public record TlsNames(String cluster, String namespace, String clusterDomain) {
-
-  public static final String LOCALHOST = "localhost";
-  public static final String LOOPBACK_IP = "127.0.0.1";
 
   public String serverCertificate() {
     return cluster + "-server";
@@ -43,31 +40,19 @@ public record TlsNames(String cluster, String namespace, String clusterDomain) {
   }
 
   public List<String> serverDnsNames() {
-    List<String> dns = new ArrayList<>(memberWildcards());
-    dns.add(headless());
-    dns.add(headless() + "." + clusterDomain);
-    String client = cluster + "-client";
-    dns.addAll(List.of(client, client + "." + namespace, client + "." + namespace + ".svc",
-        client + "." + namespace + ".svc." + clusterDomain));
-    dns.add(LOCALHOST);
-    return dns;
+    return dns().server().dnsNames();
   }
 
   public List<String> peerDnsNames() {
-    List<String> dns = new ArrayList<>(memberWildcards());
-    dns.add(LOCALHOST);
-    return dns;
+    return dns().peer().dnsNames();
   }
 
   public List<String> ipAddresses() {
-    return List.of(LOOPBACK_IP);
+    return dns().server().ipAddresses();
   }
 
-  private List<String> memberWildcards() {
-    return List.of("*." + headless(), "*." + headless() + "." + clusterDomain);
-  }
-
-  private String headless() {
-    return cluster + "." + namespace + ".svc";
+  /** The SANs, shared with the pki module so cert-manager and operator-issued certificates name the same hosts. */
+  public ClusterDnsNames dns() {
+    return new ClusterDnsNames(cluster, namespace, clusterDomain);
   }
 }
