@@ -36,6 +36,8 @@ class MemberTlsViewTest {
             new MemberTlsView("srv", true, "peer", false)),
         arguments("BYO blank secret name is no secret", tls(byoClient(" ", null), null), null,
             new MemberTlsView(null, false, null, false)),
+        arguments("operator-issued = mTLS and peer TLS from the operator's Secrets", operatorIssued(), null,
+            new MemberTlsView("demo-server-tls", true, "demo-peer-tls", false)),
         arguments("cert-manager server only", tls(certManagerClient(false), null), null,
             new MemberTlsView("demo-server-tls", false, null, false)),
         arguments("cert-manager with operator client = mTLS", tls(certManagerClient(true), null), null,
@@ -125,5 +127,11 @@ class MemberTlsViewTest {
     issuer.setName("ca");
     issuer.setKind(IssuerRef.KIND_CLUSTER_ISSUER);
     return issuer;
+  }
+
+  private static ClusterTls operatorIssued() {
+    ClusterTls tls = new ClusterTls();
+    tls.setOperatorIssued(new io.etcdoperator.api.v1alpha2.OperatorIssuedTls());
+    return tls;
   }
 }
