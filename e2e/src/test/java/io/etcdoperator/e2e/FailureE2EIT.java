@@ -22,7 +22,7 @@ class FailureE2EIT {
   void memoryMemberWhosePodIsLostIsReplacedByANewMember(E2eEnvironment env) {
     String ns = env.namespace("memory-loss");
     env.createCluster(ns, "mem", Map.of("replicas", 3, "version", "3.5.16",
-        "storage", Map.of("medium", "Memory", "size", "64Mi")));
+        "storage", Map.of("medium", "Memory", "size", "256Mi")));
     env.awaitReady(ns, "mem", 3, STEP);
     env.etcdctl(env.endpoints(ns, "mem"), "put", "survives", "yes");
     Pod lost = env.memberPods(ns, "mem").getFirst();
@@ -47,7 +47,7 @@ class FailureE2EIT {
     Random random = new Random(seed);
     String ns = env.namespace("operator-crash");
     env.createCluster(ns, "crash", Map.of("replicas", 1, "version", "3.5.16",
-        "storage", Map.of("medium", "Memory", "size", "64Mi")));
+        "storage", Map.of("medium", "Memory", "size", "256Mi")));
     env.awaitReady(ns, "crash", 1, STEP);
 
     env.patchSpec(ns, "crash", "{\"replicas\":5}");

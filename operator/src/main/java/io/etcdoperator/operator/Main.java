@@ -163,7 +163,8 @@ public final class Main implements Callable<Integer> {
     Set<String> namespaces = config.watchNamespaces().isEmpty()
         ? Set.of(io.javaoperatorsdk.operator.api.reconciler.Constants.WATCH_ALL_NAMESPACES)
         : Set.copyOf(config.watchNamespaces());
-    register(operator, new EtcdClusterReconciler(new ClusterReconcile(client, dialer, events, metrics, clock)), namespaces);
+    register(operator, new EtcdClusterReconciler(new ClusterReconcile(client, dialer, events, metrics, clock,
+        io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain())), namespaces);
     register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock)), namespaces);
     var snapshotEvents = new SnapshotEvents(client, config.identity(), clock);
     Optional<String> image = agent.map(AgentImage::image);
