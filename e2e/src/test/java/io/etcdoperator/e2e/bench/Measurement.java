@@ -60,6 +60,7 @@ public final class Measurement {
   }
 
   private static String format(double value) {
-    return String.format(Locale.ROOT, value >= 100 ? "%.0f" : "%.1f", value);
+    String pattern = value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f";
+    return String.format(Locale.ROOT, pattern, value);
   }
 }

@@ -24,6 +24,8 @@ class MeasurementTest {
   @Test
   void rowShowsRunsMedianAndSpreadWithUnits() {
     assertThat(measurement(12.34, 10.0, 150.0).row()).isEqualTo("| ready | 3 | 12.3 s | 10.0–150 s |");
+    assertThat(measurement(0.243, 5.0).row()).as("small values keep two decimals")
+        .isEqualTo("| ready | 2 | 2.62 s | 0.24–5.00 s |");
   }
 
   @Test

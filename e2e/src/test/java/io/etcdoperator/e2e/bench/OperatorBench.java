@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -29,6 +29,7 @@ class OperatorBench {
 
   private static final Duration STEP = Duration.ofMinutes(10);
   private static final Duration FLEET = Duration.ofMinutes(30);
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
   private final int runs = Integer.getInteger("bench.runs", 3);
   private final int idleSeconds = Integer.getInteger("bench.idle.seconds", 60);
@@ -162,7 +163,7 @@ class OperatorBench {
   }
 
   private void say(String line) {
-    String stamped = LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + " bench: " + line + "\n";
+    String stamped = CLOCK.format(LocalTime.now()) + " bench: " + line + "\n";
     System.out.print(stamped);
     try {
       Files.createDirectories(progress.toAbsolutePath().getParent());
