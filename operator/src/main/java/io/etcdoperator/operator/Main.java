@@ -16,7 +16,6 @@ import io.etcdoperator.operator.snapshot.EtcdSnapshotReconciler;
 import io.etcdoperator.operator.snapshot.EtcdSnapshotScheduleReconciler;
 import io.etcdoperator.operator.snapshot.ScheduleMetrics;
 import io.etcdoperator.operator.snapshot.ScheduleReconcile;
-import io.etcdoperator.operator.snapshot.SnapshotEvents;
 import io.etcdoperator.operator.snapshot.SnapshotReconcile;
 import io.etcdoperator.snapshot.cli.AgentCommand;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -166,10 +165,9 @@ public final class Main implements Callable<Integer> {
     register(operator, new EtcdClusterReconciler(new ClusterReconcile(client, dialer, events, metrics, clock,
         io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain())), namespaces);
     register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock)), namespaces);
-    var snapshotEvents = new SnapshotEvents(client, config.identity(), clock);
     Optional<String> image = agent.map(AgentImage::image);
-    register(operator, new EtcdSnapshotReconciler(new SnapshotReconcile(client, image, snapshotEvents, clock)), namespaces);
-    register(operator, new EtcdSnapshotScheduleReconciler(new ScheduleReconcile(client, image, snapshotEvents,
+    register(operator, new EtcdSnapshotReconciler(new SnapshotReconcile(client, image, events, clock)), namespaces);
+    register(operator, new EtcdSnapshotScheduleReconciler(new ScheduleReconcile(client, image, events,
         new ScheduleMetrics(registry), clock)), namespaces);
   }
 

@@ -37,6 +37,15 @@ public class EventRecorder {
     publish(about, "Warning", reason.reason(), message);
   }
 
+  /** For reasons outside the planner's vocabulary, such as a snapshot agent's failure reason (BucketNotFound). */
+  public void normal(HasMetadata about, String reason, String message) {
+    publish(about, "Normal", reason, message);
+  }
+
+  public void warning(HasMetadata about, String reason, String message) {
+    publish(about, "Warning", reason, message);
+  }
+
   private void publish(HasMetadata about, String type, String reason, String message) {
     String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
     var meta = about.getMetadata();

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotSchedule;
@@ -52,11 +53,11 @@ public class ScheduleReconcile {
 
   private final KubernetesClient client;
   private final Optional<String> operatorImage;
-  private final SnapshotEvents events;
+  private final EventRecorder events;
   private final ScheduleMetrics metrics;
   private final Clock clock;
 
-  public ScheduleReconcile(KubernetesClient client, Optional<String> operatorImage, SnapshotEvents events,
+  public ScheduleReconcile(KubernetesClient client, Optional<String> operatorImage, EventRecorder events,
       ScheduleMetrics metrics, Clock clock) {
     this.client = client;
     this.operatorImage = operatorImage;

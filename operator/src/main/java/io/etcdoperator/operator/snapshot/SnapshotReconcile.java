@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
@@ -38,10 +39,10 @@ public class SnapshotReconcile {
 
   private final KubernetesClient client;
   private final Optional<String> operatorImage;
-  private final SnapshotEvents events;
+  private final EventRecorder events;
   private final Clock clock;
 
-  public SnapshotReconcile(KubernetesClient client, Optional<String> operatorImage, SnapshotEvents events, Clock clock) {
+  public SnapshotReconcile(KubernetesClient client, Optional<String> operatorImage, EventRecorder events, Clock clock) {
     this.client = client;
     this.operatorImage = operatorImage;
     this.events = events;

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.events.EventRecorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
@@ -70,7 +71,7 @@ class ScheduleReconcileMockTest {
   void setUp() throws IOException {
     MockCluster.installCrds(client);
     pass = new ScheduleReconcile(client, Optional.of("ghcr.io/example/etcd-operator:v0.1.0"),
-        new SnapshotEvents(client, "test", clock), new ScheduleMetrics(registry), clock);
+        new EventRecorder(client, "test", clock), new ScheduleMetrics(registry), clock);
     EtcdSnapshotSchedule schedule = new EtcdSnapshotSchedule();
     schedule.getMetadata().setName("hourly");
     schedule.getMetadata().setNamespace(NS);

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.events.EventRecorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
@@ -33,7 +34,7 @@ class SnapshotReconcileMockTest {
   @BeforeEach
   void setUp() throws IOException {
     MockCluster.installCrds(client);
-    pass = new SnapshotReconcile(client, Optional.of(IMAGE), new SnapshotEvents(client, "test", Clock.systemUTC()),
+    pass = new SnapshotReconcile(client, Optional.of(IMAGE), new EventRecorder(client, "test", Clock.systemUTC()),
         Clock.systemUTC());
   }
 
@@ -156,7 +157,7 @@ class SnapshotReconcileMockTest {
   void withoutAnOperatorImageNothingRuns() {
     MockCluster.formed(client, NS, "prod");
     create("noimage", "prod");
-    var noImage = new SnapshotReconcile(client, Optional.empty(), new SnapshotEvents(client, "t", Clock.systemUTC()),
+    var noImage = new SnapshotReconcile(client, Optional.empty(), new EventRecorder(client, "t", Clock.systemUTC()),
         Clock.systemUTC());
 
     noImage.reconcile(NS, "noimage");
