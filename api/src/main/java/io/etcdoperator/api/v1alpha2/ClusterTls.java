@@ -1,9 +1,14 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.ValidationRule;
 import java.util.Objects;
 
 /** TLS for the client (2379) and peer (2380) planes; an absent plane is plaintext. */
+@ValidationRule(
+    value = "!has(self.operatorIssued) || (!has(self.client) && !has(self.peer))",
+    message = "operatorIssued cannot be combined with client or peer: "
+        + "the operator issues the certificates of both planes itself")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ClusterTls {
 

@@ -232,6 +232,39 @@ class EtcdClusterRulesTest {
     }
 
     @Test
+    void operatorIssuedAloneIsAcceptedAndDefaulted() {
+      String issued = PLAIN + """
+            tls:
+              operatorIssued: {}
+          """;
+
+      assertAccepted(CRD.create(issued));
+      assertThat(CRD.defaulted(issued).toString())
+          .contains("operatorIssued={caDuration=43800h, certificateDuration=2160h}");
+    }
+
+    @Test
+    void operatorIssuedIsRefusedWithClientTls() {
+      assertRejected(CRD.create(PLAIN + """
+            tls:
+              operatorIssued: {certificateDuration: 720h}
+              client:
+                serverSecretRef: {name: etcd-server}
+          """), "spec.tls", "operatorIssued cannot be combined with client or peer");
+    }
+
+    @Test
+    void operatorIssuedIsRefusedWithPeerTls() {
+      assertRejected(CRD.create(PLAIN + """
+            tls:
+              operatorIssued: {}
+              peer:
+                certManager:
+                  issuerRef: {name: ca}
+          """), "spec.tls", "operatorIssued cannot be combined with client or peer");
+    }
+
+    @Test
     void restoreIsRefusedOnMemoryStorage() {
       assertRejected(CRD.create(MEMORY + """
             bootstrap:

@@ -113,6 +113,10 @@ public final class SpecRules {
       return;
     }
     ClientTls client = spec.getTls().getClient();
+    if (spec.getTls().getOperatorIssued() != null && (client != null || spec.getTls().getPeer() != null)) {
+      errors.add("spec.tls.operatorIssued cannot be combined with tls.client or tls.peer: "
+          + "the operator issues the certificates of both planes itself");
+    }
     if (client != null) {
       if ((client.getServerSecretRef() != null) == (client.getCertManager() != null)) {
         errors.add("spec.tls.client needs exactly one of serverSecretRef or certManager");
