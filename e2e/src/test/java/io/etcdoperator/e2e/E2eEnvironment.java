@@ -74,11 +74,21 @@ public final class E2eEnvironment implements AutoCloseable {
     operator = OperatorProcess.start(WORK.resolve("operator-" + operatorStarts + ".log"),
         Map.of("KUBECONFIG", kube.kubeconfig().toString(), "POD_NAMESPACE", "default"),
         List.of("--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0",
-            "--cluster-domain", "cluster.local", "--operator-image", OPERATOR_IMAGE),
+            "--cluster-domain", "cluster.local", "--operator-image", OPERATOR_IMAGE,
+            "--etcd-tools-dir", etcdTools().toString()),
         List.of("-Djdk.net.hosts.file=" + kube.hostsFile(), "-Dsun.net.inetaddr.ttl=1",
             "-Dsun.net.inetaddr.negative.ttl=0", "-Xmx512m"))
         .awaitStarted(Duration.ofSeconds(60));
     return operator;
+  }
+
+  /** The operator image's restore tools; on simulated nodes, links on the host's file system that Pods share. */
+  private static Path etcdTools() {
+    try {
+      return ImageCatalogue.etcdTools(WORK.resolve("etcd-tools"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** SIGKILL, as when the operator's node dies: no shutdown hooks, no clean-up. */

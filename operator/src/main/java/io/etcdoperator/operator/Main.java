@@ -164,7 +164,8 @@ public final class Main implements Callable<Integer> {
         : Set.copyOf(config.watchNamespaces());
     register(operator, new EtcdClusterReconciler(new ClusterReconcile(client, dialer, events, metrics, clock,
         io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain())), namespaces);
-    register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock)), namespaces);
+    register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock, agent)),
+        namespaces);
     Optional<String> image = agent.map(AgentImage::image);
     register(operator, new EtcdSnapshotReconciler(new SnapshotReconcile(client, image, events, clock)), namespaces);
     register(operator, new EtcdSnapshotScheduleReconciler(new ScheduleReconcile(client, image, events,

@@ -44,6 +44,28 @@ public final class ImageCatalogue {
         return builder;
     }
 
+    /**
+     * The restore tools the operator image ships ({@code v3.4/etcdctl}, {@code v3.5/etcdutl} and {@code etcdctl}) as
+     * links under {@code dir} to the binaries behind the etcd images; pass {@code dir} as {@code --etcd-tools-dir}.
+     */
+    public static Path etcdTools(Path dir) throws java.io.IOException {
+        Path etcd34 = binaryDir("etcd34.bin", "ETCD34_BIN", Path.of("/usr/bin"));
+        Path etcd35 = binaryDir("etcd35.bin", "ETCD35_BIN",
+                Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.16"));
+        link(dir.resolve("v3.4"), etcd34, "etcdctl");
+        link(dir.resolve("v3.5"), etcd35, "etcdutl");
+        link(dir.resolve("v3.5"), etcd35, "etcdctl");
+        return dir;
+    }
+
+    private static void link(Path versionDir, Path binaries, String tool) throws java.io.IOException {
+        Files.createDirectories(versionDir);
+        Path target = binaries.resolve(tool).toAbsolutePath();
+        Path link = versionDir.resolve(tool);
+        Files.deleteIfExists(link);
+        Files.createSymbolicLink(link, target);
+    }
+
     static Path binaryDir(String property, String env, Path fallback) {
         for (String value : new String[] {System.getProperty(property), System.getenv(env)}) {
             if (value != null && !value.isBlank() && !value.startsWith("${")) {

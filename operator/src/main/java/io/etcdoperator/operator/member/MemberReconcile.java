@@ -13,6 +13,8 @@ import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.Reason;
+import io.etcdoperator.operator.resources.AgentContainers;
+import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.MemberPvcs;
@@ -50,14 +52,22 @@ public class MemberReconcile {
   private final EventRecorder events;
   private final OperatorConfig config;
   private final Clock clock;
+  private final Optional<AgentImage> agent;
 
   public MemberReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, OperatorConfig config,
       Clock clock) {
+    this(client, dialer, events, config, clock, Optional.empty());
+  }
+
+  /** @param agent the operator image as restore agent; without it a restoring seed waits with a named reason */
+  public MemberReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, OperatorConfig config,
+      Clock clock, Optional<AgentImage> agent) {
     this.client = client;
     this.dialer = dialer;
     this.events = events;
     this.config = config;
     this.clock = clock;
+    this.agent = agent;
   }
 
   public Optional<Duration> reconcile(EtcdMember member) {
@@ -88,16 +98,42 @@ public class MemberReconcile {
       if (blocked.isPresent()) {
         return report(member, null, blocked);
       }
+      boolean existing = existingCluster(member);
+      boolean restores = AgentContainers.restores(member, existing);
+      if (restores && agent.isEmpty()) {
+        return refuseRestore(member);
+      }
       pod = client.pods().inNamespace(member.getMetadata().getNamespace())
-          .resource(MemberPods.build(member, config.etcdImage(member.getSpec().getVersion()), existingCluster(member)))
+          .resource(MemberPods.build(member, config.etcdImage(member.getSpec().getVersion()), existing, agent))
           .create();
-      LOG.atInfo().addKeyValue("member", member.getMetadata().getName()).log("created member pod");
+      LOG.atInfo().addKeyValue("member", member.getMetadata().getName()).addKeyValue("restore", restores)
+          .log("created member pod");
+      if (restores) {
+        events.normal(member, Reason.RESTORING_SNAPSHOT, "seed Pod created; its init container restores "
+            + RestoreProgress.source(member.getSpec().getRestore()) + " before etcd first starts");
+      }
     } else if (!Owners.controlledBy(pod, member.getMetadata().getUid())) {
       return report(member, null, Optional.of("Pod " + pod.getMetadata().getName() + " belongs to another owner"));
     } else {
       syncRoleLabel(member, pod);
     }
     return report(member, pod, Optional.empty());
+  }
+
+  private Optional<Duration> refuseRestore(EtcdMember member) {
+    String message = Reason.RESTORE_NEEDS_OPERATOR_IMAGE.description();
+    boolean already = member.getStatus() != null && Conditions.find(member.getStatus().getConditions(), Conditions.READY)
+        .map(c -> Reason.RESTORE_NEEDS_OPERATOR_IMAGE.reason().equals(c.getReason())).orElse(false);
+    if (!already) {
+      events.warning(member, Reason.RESTORE_NEEDS_OPERATOR_IMAGE, message);
+      LOG.atWarn().addKeyValue("member", member.getMetadata().getName())
+          .addKeyValue("reason", Reason.RESTORE_NEEDS_OPERATOR_IMAGE.reason()).log("seed pod not created");
+    }
+    EtcdMemberStatus status = copy(member.getStatus());
+    status.setConditions(Conditions.set(status.getConditions(), Conditions.READY, false,
+        Reason.RESTORE_NEEDS_OPERATOR_IMAGE.reason(), message, member.getMetadata().getGeneration(), clock.instant()));
+    writeStatus(member, status);
+    return Optional.of(STEADY);
   }
 
   /** A seed forms a new cluster only the very first time; a seed coming back with an empty disk must not. */
@@ -190,6 +226,13 @@ public class MemberReconcile {
     if (blocked.isPresent()) {
       ready = "Blocked";
       message = blocked.get();
+    } else if (pod != null && RestoreProgress.of(pod).isPresent()) {
+      RestoreProgress restore = RestoreProgress.of(pod).get();
+      ready = restore.reason();
+      message = restore.message();
+      if (restore.failed()) {
+        warnOnce(member, restore);
+      }
     } else if (pod == null || !podReady(pod)) {
       ready = "PodNotReady";
       message = "pod phase: " + (pod == null || pod.getStatus() == null ? "Pending" : pod.getStatus().getPhase());
@@ -207,6 +250,16 @@ public class MemberReconcile {
         member.getMetadata().getGeneration(), clock.instant()));
     writeStatus(member, status);
     return Optional.of(isReady ? STEADY : SOON);
+  }
+
+  private void warnOnce(EtcdMember member, RestoreProgress restore) {
+    boolean already = member.getStatus() != null && Conditions.find(member.getStatus().getConditions(), Conditions.READY)
+        .map(c -> restore.reason().equals(c.getReason()) && restore.message().equals(c.getMessage())).orElse(false);
+    if (!already) {
+      events.warning(member, restore.reason(), restore.message());
+      LOG.atWarn().addKeyValue("member", member.getMetadata().getName()).addKeyValue("reason", restore.reason())
+          .addKeyValue("detail", restore.message()).log("snapshot restore failed; the kubelet retries it");
+    }
   }
 
   /** Finds this member's id in etcd's member list (by name, else by peer URL); also records the running version. */

@@ -48,7 +48,11 @@ public enum Reason {
   TLS_CA_ROTATION_STARTED("TlsCaRotationStarted", "new CA signs; old and new CA trusted together"),
   TLS_OLD_CA_RETIRED("TlsOldCaRetired", "only the new CA is trusted now"),
   TLS_MEMBER_ROLLED("TlsMemberRolled", "member restarted to load new TLS material"),
-  TLS_WAITING_FOR_HEALTH("TlsWaitingForHealth", "TLS roll waits until every member is healthy");
+  TLS_WAITING_FOR_HEALTH("TlsWaitingForHealth", "TLS roll waits until every member is healthy"),
+  RESTORING_SNAPSHOT("RestoringSnapshot", "the seed restores the bootstrap snapshot before etcd first starts"),
+  RESTORE_FAILED("RestoreFailed", "the seed's snapshot restore failed; the kubelet retries it"),
+  RESTORE_NEEDS_OPERATOR_IMAGE("RestoreNeedsOperatorImage",
+      "spec.bootstrap.restore needs the operator image as restore agent; start the operator with --operator-image");
 
   private final String reason;
   private final String description;

@@ -49,13 +49,7 @@ class ClusterReconcileMockTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    try (Stream<Path> crds = Files.list(Path.of("..", "config", "crd", "bases"))) {
-      for (Path crd : crds.toList()) {
-        try (var in = new FileInputStream(crd.toFile())) {
-          client.load(in).createOrReplace();
-        }
-      }
-    }
+    io.etcdoperator.operator.MockCrds.install(client);
     etcd = new FakeEtcd();
     Clock clock = Clock.systemUTC();
     var events = new EventRecorder(client, "test", clock);

@@ -71,13 +71,7 @@ class IssuedTlsMockTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    try (Stream<Path> crds = Files.list(Path.of("..", "config", "crd", "bases"))) {
-      for (Path crd : crds.toList()) {
-        try (var in = new FileInputStream(crd.toFile())) {
-          client.load(in).createOrReplace();
-        }
-      }
-    }
+    io.etcdoperator.operator.MockCrds.install(client);
     etcd = new FakeEtcd();
     clock = new MovableClock(Instant.now());
     events = new EventRecorder(client, "test", clock);

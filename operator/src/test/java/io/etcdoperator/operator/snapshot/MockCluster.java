@@ -23,13 +23,7 @@ final class MockCluster {
   private MockCluster() {}
 
   static void installCrds(KubernetesClient client) throws IOException {
-    try (Stream<Path> crds = Files.list(Path.of("..", "config", "crd", "bases"))) {
-      for (Path crd : crds.toList()) {
-        try (var in = new FileInputStream(crd.toFile())) {
-          client.load(in).createOrReplace();
-        }
-      }
-    }
+    io.etcdoperator.operator.MockCrds.install(client);
   }
 
   static EtcdCluster formed(KubernetesClient client, String namespace, String name) {
