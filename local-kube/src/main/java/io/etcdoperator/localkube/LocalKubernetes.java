@@ -158,6 +158,11 @@ public final class LocalKubernetes implements AutoCloseable {
         return workDir;
     }
 
+    /** The host's address as Pods see it: a server of the test process bound to all interfaces is reachable there. */
+    public String hostAddressForPods() {
+        return network.hostAddress();
+    }
+
     public String podNetwork() {
         return network.describe();
     }

@@ -103,6 +103,11 @@ final class BridgeNetwork implements PodNetwork {
     }
 
     @Override
+    public String hostAddress() {
+        return gateway();
+    }
+
+    @Override
     public String describe() {
         return "bridge " + bridge() + " " + SUBNET_PREFIX + subnet + ".0/24";
     }

@@ -38,6 +38,11 @@ final class LoopbackNetwork implements PodNetwork {
     }
 
     @Override
+    public String hostAddress() {
+        return "127.0.0.1"; // Pods share the host's network here
+    }
+
+    @Override
     public String describe() {
         return "loopback 127." + secondOctet + ".0.0/16";
     }

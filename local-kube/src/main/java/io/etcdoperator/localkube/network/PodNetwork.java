@@ -11,6 +11,9 @@ public interface PodNetwork extends AutoCloseable {
     /** How Pods are networked, for logs and docs: "bridge 10.234.3.0/24" or "loopback". */
     String describe();
 
+    /** The address by which Pods reach a server on this host that listens on all interfaces (a test's S3, say). */
+    String hostAddress();
+
     @Override
     void close();
 
