@@ -2,21 +2,29 @@ package io.etcdoperator.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdoperator.pki.CertificateAuthority;
+import io.etcdoperator.pki.CertifiedKey;
+import io.etcdoperator.pki.ClusterDnsNames;
+import io.etcdoperator.pki.LeafProfile;
+import io.etcdoperator.pki.SubjectAltNames;
+import io.etcdoperator.pki.Validity;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Operator-issued TLS on local Kubernetes: the operator's CA signs every leaf; clients need its operator-client cert. */
+/** TLS on local Kubernetes: operator-issued, and bring-your-own Secrets made with the project's PKI. */
 @ExtendWith(LocalKubernetesExtension.class)
 class TlsE2EIT {
 
@@ -31,25 +39,77 @@ class TlsE2EIT {
     Duration took = env.awaitReady(ns, "secure", 3, READY);
     System.out.printf("secure (operator-issued TLS) READY=3 after %d ms%n", took.toMillis());
 
-    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "tls-e2e-");
     Secret client = env.client().secrets().inNamespace(ns).withName("secure-operator-client-tls").get();
     assertThat(client).as("operator-client Secret").isNotNull();
-    Path cert = write(dir, "tls.crt", client);
-    Path key = write(dir, "tls.key", client);
-    Path ca = write(dir, "ca.crt", client);
+    assertMutualTlsOnly(env, ns, "secure", client);
+  }
+
+  @Test
+  void bringYourOwnSecretsGiveClientMutualTlsAndPeerTls(E2eEnvironment env) throws Exception {
+    String ns = env.namespace("tls-byo");
+    ClusterDnsNames names = new ClusterDnsNames("own", ns, "cluster.local");
+    Validity year = Validity.starting(Instant.now(), Duration.ofDays(365), Duration.ofMinutes(5));
+    CertificateAuthority ca = CertificateAuthority.create("own", year);
+    Secret server = tlsSecret(ns, "own-server", ca, ca.issue(LeafProfile.SERVER, "own-server", names.server(), year));
+    Secret operatorClient = tlsSecret(ns, "own-operator", ca,
+        ca.issue(LeafProfile.OPERATOR_CLIENT, "etcd-operator", SubjectAltNames.NONE, year));
+    Secret peer = tlsSecret(ns, "own-peer", ca, ca.issue(LeafProfile.PEER, "own-peer", names.peer(), year));
+    for (Secret secret : List.of(server, operatorClient, peer)) {
+      env.client().secrets().inNamespace(ns).resource(secret).create();
+    }
+    env.createCluster(ns, "own", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi"),
+        "tls", Map.of(
+            "client", Map.of("serverSecretRef", Map.of("name", "own-server"),
+                "operatorClientSecretRef", Map.of("name", "own-operator")),
+            "peer", Map.of("secretRef", Map.of("name", "own-peer")))));
+
+    Duration took = env.awaitReady(ns, "own", 3, READY);
+    System.out.printf("own (bring-your-own client mTLS + peer TLS) READY=3 after %d ms%n", took.toMillis());
+
+    Path[] files = assertMutualTlsOnly(env, ns, "own", operatorClient);
+    Pod pod = env.memberPods(ns, "own").getFirst();
+    String list = "etcdctl --endpoints=https://own-client." + ns + ".svc:2379" + tlsFlags(files) + " member list";
+    assertThat(env.exec(ns, pod, List.of("sh", "-c",
+        "test \"$(" + list + " | grep -c 'https://[^,]*:2380')\" = 3 && ! " + list + " | grep -q 'http://'")))
+        .as("three members whose peer (and client) URLs are all https").isZero();
+  }
+
+  /** mTLS put and get through the client Service work; no client certificate, or plain http, is refused. */
+  private static Path[] assertMutualTlsOnly(E2eEnvironment env, String ns, String cluster, Secret client)
+      throws IOException {
+    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "tls-e2e-");
+    Path[] files = {write(dir, "ca.crt", client), write(dir, "tls.crt", client), write(dir, "tls.key", client)};
     // Clients use the Service name: the server certificate names DNS names, not Pod IPs.
-    Pod pod = env.memberPods(ns, "secure").getFirst();
-    String service = "--endpoints=https://secure-client." + ns + ".svc:2379";
-    String tls = " --cacert=" + ca + " --cert=" + cert + " --key=" + key;
+    Pod pod = env.memberPods(ns, cluster).getFirst();
+    String service = "--endpoints=https://" + cluster + "-client." + ns + ".svc:2379";
+    String tls = tlsFlags(files);
     assertThat(env.exec(ns, pod, List.of("sh", "-c", "etcdctl " + service + tls + " put secret-key tls-works")))
         .as("mTLS put through the client Service").isZero();
     assertThat(env.exec(ns, pod, List.of("sh", "-c",
         "test \"$(etcdctl " + service + tls + " get secret-key --print-value-only)\" = tls-works")))
         .as("mTLS get through the client Service").isZero();
-    assertThat(env.exec(ns, pod, List.of("sh", "-c", "etcdctl " + service + " --cacert=" + ca
+    assertThat(env.exec(ns, pod, List.of("sh", "-c", "etcdctl " + service + " --cacert=" + files[0]
         + " --command-timeout=5s get secret-key"))).as("a client without a certificate is refused").isNotZero();
-    assertThat(env.exec(ns, pod, List.of("sh", "-c", "etcdctl --endpoints=http://secure-client." + ns
+    assertThat(env.exec(ns, pod, List.of("sh", "-c", "etcdctl --endpoints=http://" + cluster + "-client." + ns
         + ".svc:2379 --command-timeout=5s get secret-key"))).as("plain http is refused").isNotZero();
+    return files;
+  }
+
+  private static String tlsFlags(Path[] files) {
+    return " --cacert=" + files[0] + " --cert=" + files[1] + " --key=" + files[2];
+  }
+
+  private static Secret tlsSecret(String ns, String name, CertificateAuthority ca, CertifiedKey leaf) {
+    return new SecretBuilder().withNewMetadata().withName(name).withNamespace(ns).endMetadata()
+        .withType("kubernetes.io/tls")
+        .addToData("tls.crt", base64(leaf.certificatePem()))
+        .addToData("tls.key", base64(leaf.privateKeyPem()))
+        .addToData("ca.crt", base64(ca.signer().certificatePem()))
+        .build();
+  }
+
+  private static String base64(byte[] bytes) {
+    return Base64.getEncoder().encodeToString(bytes);
   }
 
   private static Path write(Path dir, String key, Secret secret) {
