@@ -3,6 +3,7 @@ package io.etcdoperator.localkube;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.localkube.node.ImageCatalogue;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
@@ -243,6 +244,27 @@ class LocalKubernetesIT {
         assertThat(status.getLastState().getTerminated().getReason()).isEqualTo("Error");
         assertThat(client.pods().inNamespace(NS).withName("crasher").get().getStatus().getPhase())
                 .isEqualTo("Running");
+    }
+
+    @Test
+    @Order(8)
+    void terminationMessageFromTheFileOrFromTheLogOnError() {
+        client.pods().inNamespace(NS).resource(shellPod("reporter", "Never",
+                "echo noise; printf '{\"result\":\"stored\"}' > /dev/termination-log")).create();
+        Pod failing = shellPod("failing-reporter", "Never", "echo first; echo 'last words'; exit 2");
+        failing.getSpec().getContainers().getFirst().setTerminationMessagePolicy("FallbackToLogsOnError");
+        client.pods().inNamespace(NS).resource(failing).create();
+
+        assertThat(terminated("reporter").getMessage()).isEqualTo("{\"result\":\"stored\"}");
+        assertThat(terminated("failing-reporter").getMessage()).isEqualTo("first\nlast words");
+    }
+
+    private static ContainerStateTerminated terminated(String pod) {
+        return Eventually.await(pod + " terminated", Duration.ofSeconds(40), () -> {
+            var statuses = client.pods().inNamespace(NS).withName(pod).get().getStatus().getContainerStatuses();
+            return statuses == null || statuses.isEmpty() || statuses.getFirst().getState().getTerminated() == null
+                    ? null : statuses.getFirst().getState().getTerminated();
+        });
     }
 
     @Test

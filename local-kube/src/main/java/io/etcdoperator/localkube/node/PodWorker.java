@@ -265,7 +265,8 @@ final class PodWorker {
     private void finishRun(ContainerSlot slot, String policy) {
         int exitCode = slot.process.exitCode().orElse(137);
         slot.stopProbes();
-        slot.recordExit(exitCode, null, slot.unhealthy ? slot.unhealthyMessage : null);
+        slot.recordExit(exitCode, null, slot.unhealthy ? slot.unhealthyMessage
+                : TerminationMessage.read(dir, slot.spec, exitCode, ContainerLogs.find(dir, slot.name(), false)));
         Duration uptime = slot.uptime();
         slot.process = null;
         slot.ready = false;
@@ -325,7 +326,9 @@ final class PodWorker {
         }
         Map<String, String> processEnv = new java.util.LinkedHashMap<>(env);
         processEnv.putIfAbsent("HOSTNAME", Objects.requireNonNullElse(pod.getSpec().getHostname(), name));
-        List<String> line = ContainerLaunch.commandLine(sandbox, mounts(slot.spec), slot.spec.getWorkingDir(),
+        List<ContainerLaunch.Mount> mounts = mounts(slot.spec);
+        mounts.add(TerminationMessage.prepare(dir, slot.spec));
+        List<String> line = ContainerLaunch.commandLine(sandbox, mounts, slot.spec.getWorkingDir(),
                 program.get(), facilities.mountPoints());
         slot.process = ContainerProcess.start(line, processEnv, ContainerLogs.next(dir, slot.name()));
         slot.waitingReason = null;
