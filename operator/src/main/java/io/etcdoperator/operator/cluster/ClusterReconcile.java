@@ -57,6 +57,7 @@ public class ClusterReconcile {
   private final ClusterMetrics metrics;
   private final Clock clock;
   private final MembershipPlanner planner = new MembershipPlanner();
+  private final RootAuth rootAuth;
   private final boolean certManagerInstalled;
   private final CertManagerObjects certificates;
   private final IssuedTlsReconcile issuedTls;
@@ -73,6 +74,7 @@ public class ClusterReconcile {
     this.client = client;
     this.observer = new ClusterObserver(client, dialer);
     this.executor = new StepExecutor(client, events);
+    this.rootAuth = new RootAuth(client, events);
     this.objects = new ClusterObjects(client);
     this.events = events;
     this.metrics = metrics;
@@ -190,6 +192,7 @@ public class ClusterReconcile {
     }
     Reason exceeded = null;
     Outcome outcome;
+    boolean authStep = false;
     if (decision instanceof TargetLatch.Exceeded e) {
       exceeded = e.bootstrapFailed() ? Reason.BOOTSTRAP_FAILED : Reason.DEADLINE_EXCEEDED;
       outcome = StepExecutor.Outcome.of(exceeded, exceeded.description(), StepExecutor.STEADY);
@@ -197,17 +200,27 @@ public class ClusterReconcile {
         events.warning(cluster, exceeded, exceeded.description());
       }
     } else {
-      Step step = planner.next(observed, desired);
-      LOG.atDebug().addKeyValue("step", step).log("planned");
-      outcome = executor.execute(step, cluster, observation.etcd());
-      if (step instanceof Step.Wait && reasonChanged(before, outcome.reason())) {
-        LOG.atInfo().addKeyValue("reason", outcome.reason().reason()).addKeyValue("detail", outcome.message())
-            .log("waiting before next membership step");
+      Optional<Outcome> auth = rootAuth.pass(cluster, status, observation.etcd(), complete);
+      if (auth.isPresent()) {
+        outcome = auth.get();
+        authStep = outcome.reason() != Reason.AUTH_ENABLED;
+      } else {
+        Step step = planner.next(observed, desired);
+        LOG.atDebug().addKeyValue("step", step).log("planned");
+        outcome = executor.execute(step, cluster, observation.etcd());
+        if (step instanceof Step.Wait && reasonChanged(before, outcome.reason())) {
+          LOG.atInfo().addKeyValue("reason", outcome.reason().reason()).addKeyValue("detail", outcome.message())
+              .log("waiting before next membership step");
+        }
       }
+    }
+    if (authStep && reasonChanged(before, outcome.reason())) {
+      events.warning(cluster, outcome.reason(), outcome.message());
     }
     outcome.latch().ifPresent(id -> status.setClusterID(id.hex()));
     syncVoterMarks(observation);
-    report(cluster, status, observed, desired, complete, outcome, invalid, exceeded, now);
+    // a pending auth step keeps Progressing=True with its reason, though membership is complete
+    report(cluster, status, observed, desired, complete && !authStep, outcome, invalid, exceeded, now);
     write(cluster, before, status);
     return Optional.of(outcome.recheck());
   }

@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,6 +74,51 @@ class ClusterReconcileMockTest {
     spec.setStorage(storage);
     c.setSpec(spec);
     return client.resource(c).create();
+  }
+
+  /** A cluster with server TLS (a CA is all the fake dial needs) and spec.auth pointing at {@code secret}. */
+  private EtcdCluster createWithAuth(String name, String secret) {
+    client.secrets().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+        .withName(name + "-server-tls").endMetadata().withType("kubernetes.io/tls")
+        .addToData(base64(Map.of("ca.crt", "ca", "tls.crt", "crt", "tls.key", "key"))).build()).create();
+    EtcdCluster c = new EtcdCluster();
+    c.getMetadata().setName(name);
+    c.getMetadata().setNamespace(NS);
+    EtcdClusterSpec spec = new EtcdClusterSpec();
+    spec.setReplicas(3);
+    spec.setVersion("3.5.16");
+    StorageSpec storage = new StorageSpec();
+    storage.setSize(new Quantity("1Gi"));
+    spec.setStorage(storage);
+    var tls = new io.etcdoperator.api.v1alpha2.ClusterTls();
+    var clientTls = new io.etcdoperator.api.v1alpha2.ClientTls();
+    clientTls.setServerSecretRef(new io.fabric8.kubernetes.api.model.LocalObjectReference(name + "-server-tls"));
+    tls.setClient(clientTls);
+    spec.setTls(tls);
+    var auth = new io.etcdoperator.api.v1alpha2.AuthSpec();
+    auth.setEnabled(true);
+    auth.setRootCredentialsSecretRef(new io.fabric8.kubernetes.api.model.LocalObjectReference(secret));
+    spec.setAuth(auth);
+    c.setSpec(spec);
+    return client.resource(c).create();
+  }
+
+  private void rootSecret(String name, String password) {
+    client.secrets().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+        .withName(name).endMetadata().withType("kubernetes.io/basic-auth")
+        .addToData(base64(Map.of("username", "root", "password", password))).build()).create();
+  }
+
+  /** The CRUD mock stores Secrets as given: stringData is not folded into data as a real API server does. */
+  private static Map<String, String> base64(Map<String, String> plain) {
+    Map<String, String> data = new java.util.HashMap<>();
+    plain.forEach((k, v) -> data.put(k, java.util.Base64.getEncoder().encodeToString(v.getBytes())));
+    return data;
+  }
+
+  private List<String> eventReasons(String cluster) {
+    return client.v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> cluster.equals(e.getInvolvedObject().getName())).map(e -> e.getReason()).toList();
   }
 
   private EtcdCluster get(String name) {
@@ -233,5 +279,74 @@ class ClusterReconcileMockTest {
     assertThat(etcd.members).hasSize(3).noneMatch(m -> m.id().hex().equals(oldId));
     assertThat(client.persistentVolumeClaims().inNamespace(NS).list().getItems())
         .noneMatch(p -> p.getMetadata().getName().startsWith("data-mem-"));
+  }
+
+  @Test
+  void authIsEnabledOnceTheClusterConvergedAndThenLatched() {
+    rootSecret("root-auth", "s3cret-pw");
+    createWithAuth("guarded", "root-auth");
+
+    converge("guarded", 30);
+
+    EtcdCluster c = get("guarded");
+    assertThat(ready("guarded")).isEqualTo(3);
+    assertThat(c.getStatus().getAuthEnabled()).isTrue();
+    assertThat(etcd.rootPassword).isEqualTo("s3cret-pw");
+    // enabled after the last promotion, never during growth
+    assertThat(etcd.changes).last().isEqualTo("auth enable");
+    assertThat(etcd.changes).filteredOn("auth enable"::equals).hasSize(1);
+    assertThat(eventReasons("guarded")).filteredOn("AuthEnabled"::equals).hasSize(1);
+    assertThat(Conditions.find(c.getStatus().getConditions(), Conditions.PROGRESSING).orElseThrow().getReason())
+        .isEqualTo("Reconciled");
+    int probes = etcd.authProbes;
+    converge("guarded", 3);
+    assertThat(etcd.authProbes).as("no auth probe once latched").isEqualTo(probes);
+  }
+
+  @Test
+  void aMissingPasswordKeepsAuthOffWithANamedReasonAndNeverLeaksIntoStatus() {
+    rootSecret("empty-auth", "");
+    createWithAuth("nopass", "empty-auth");
+
+    converge("nopass", 30);
+
+    EtcdCluster c = get("nopass");
+    assertThat(ready("nopass")).isEqualTo(3);
+    assertThat(c.getStatus().getAuthEnabled()).isNotEqualTo(Boolean.TRUE);
+    assertThat(etcd.auth).isFalse();
+    var progressing = Conditions.find(c.getStatus().getConditions(), Conditions.PROGRESSING).orElseThrow();
+    assertThat(progressing.getStatus()).isEqualTo("True");
+    assertThat(progressing.getReason()).isEqualTo("AuthSecretInvalid");
+    assertThat(progressing.getMessage()).contains("empty-auth").contains("'password'");
+    assertThat(eventReasons("nopass")).filteredOn("AuthSecretInvalid"::equals).hasSize(1);
+
+    client.secrets().inNamespace(NS).withName("empty-auth").delete();
+    rootSecret("empty-auth", "fixed-pw");
+    converge("nopass", 2);
+    assertThat(get("nopass").getStatus().getAuthEnabled()).isTrue();
+    assertThat(etcd.rootPassword).isEqualTo("fixed-pw");
+  }
+
+  @Test
+  void authAlreadyOnInEtcdIsLatchedWithoutEnablingAgain() {
+    rootSecret("restored-auth", "pw");
+    etcd.auth = true; // say, a restored snapshot of an auth-enabled cluster, or a crash before the status write
+    createWithAuth("already", "restored-auth");
+
+    converge("already", 30);
+
+    assertThat(get("already").getStatus().getAuthEnabled()).isTrue();
+    assertThat(etcd.changes).doesNotContain("auth enable");
+    assertThat(etcd.rootPassword).isNull();
+  }
+
+  @Test
+  void withoutSpecAuthEtcdIsNeverAskedAboutAuth() {
+    create("open", 3, "");
+    converge("open", 30);
+
+    assertThat(ready("open")).isEqualTo(3);
+    assertThat(etcd.authProbes).isZero();
+    assertThat(get("open").getStatus().getAuthEnabled()).isNotEqualTo(Boolean.TRUE);
   }
 }

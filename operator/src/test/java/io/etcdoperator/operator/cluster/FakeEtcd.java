@@ -24,6 +24,9 @@ final class FakeEtcd implements EtcdAdmin.Factory {
   final List<String> changes = new ArrayList<>();
   private long nextId = 1;
   boolean reachable = true;
+  boolean auth;
+  String rootPassword;
+  int authProbes;
 
   synchronized void start(String name, URI peerUrl) {
     Optional<Member> existing = members.stream().filter(m -> m.peerUrls().contains(peerUrl)).findFirst();
@@ -90,11 +93,18 @@ final class FakeEtcd implements EtcdAdmin.Factory {
       }
 
       public boolean authEnabled() {
-        return false;
+        synchronized (FakeEtcd.this) {
+          authProbes++;
+          return auth;
+        }
       }
 
-      public void enableAuth(String rootPassword) {
-        throw new UnsupportedOperationException();
+      public void enableAuth(String password) {
+        synchronized (FakeEtcd.this) {
+          rootPassword = password;
+          auth = true;
+          changes.add("auth enable");
+        }
       }
 
       public void close() {}
