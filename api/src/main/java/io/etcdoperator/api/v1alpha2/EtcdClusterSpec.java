@@ -49,8 +49,9 @@ import java.util.Objects;
     message = "auth is immutable; recreate the cluster to change it")
 @ValidationRule(
     value = "!has(self.auth) || !has(self.auth.enabled) || "
-        + "!self.auth.enabled || (has(self.tls) && has(self.tls.client))",
-    message = "auth.enabled requires tls.client, so that credentials never cross the network in plaintext")
+        + "!self.auth.enabled || (has(self.tls) && (has(self.tls.client) || has(self.tls.operatorIssued)))",
+    message = "auth.enabled requires tls.client (or tls.operatorIssued), so that credentials never cross the network "
+        + "in plaintext")
 @ValidationRule(
     value = "!has(self.auth) || !has(self.auth.enabled) || "
         + "!self.auth.enabled || has(self.auth.rootCredentialsSecretRef)",

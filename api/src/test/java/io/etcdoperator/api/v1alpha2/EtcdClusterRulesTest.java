@@ -151,6 +151,17 @@ class EtcdClusterRulesTest {
     }
 
     @Test
+    void authWithOperatorIssuedTlsIsAccepted() {
+      assertAccepted(CRD.create(PLAIN + """
+            tls:
+              operatorIssued: {}
+            auth:
+              enabled: true
+              rootCredentialsSecretRef: {name: etcd-root}
+          """));
+    }
+
+    @Test
     void clientTlsTakesExactlyOneSource() {
       assertRejected(CRD.create(PLAIN + """
             tls:

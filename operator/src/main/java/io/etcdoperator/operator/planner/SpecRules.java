@@ -136,8 +136,9 @@ public final class SpecRules {
     if (auth == null || !Boolean.TRUE.equals(auth.getEnabled())) {
       return;
     }
-    if (spec.getTls() == null || spec.getTls().getClient() == null) {
-      errors.add("spec.auth.enabled requires spec.tls.client, so credentials never travel in plaintext");
+    if (spec.getTls() == null || (spec.getTls().getClient() == null && spec.getTls().getOperatorIssued() == null)) {
+      errors.add("spec.auth.enabled requires spec.tls.client (or spec.tls.operatorIssued), so credentials never "
+          + "travel in plaintext");
     }
     if (auth.getRootCredentialsSecretRef() == null) {
       errors.add("spec.auth.enabled requires spec.auth.rootCredentialsSecretRef");
