@@ -3,6 +3,8 @@ package io.etcdoperator.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.adobe.testing.s3mock.junit5.S3MockExtension;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -130,6 +132,7 @@ class SnapshotE2EIT {
         spec -> pointAtS3Mock(map(map(map(map(spec, "bootstrap"), "restore"), "source"), "s3")));
     Duration restored = env.awaitReady(ns, RESTORED, 3, READY);
     System.out.printf("%s restored from %s: READY=3 after %d ms%n", RESTORED, key, restored.toMillis());
+    assertOnlyTheSeedRestoredAndVerified((String) artifact.get("checksum"));
 
     Map<String, String> keys = range(endpoint(RESTORED), "snapshot-e2e/");
     assertThat(keys).hasSize(KEYS);
@@ -175,6 +178,23 @@ class SnapshotE2EIT {
     assertThat(readyCondition(status)).containsEntry("status", "True").containsEntry("reason", "Scheduled");
     assertThat(lastSuccessMetric()).as("etcd_snapshot_schedule_last_success_timestamp_seconds")
         .isEqualTo(lastSuccess.getEpochSecond());
+  }
+
+  /** One Pod ran the restore init container; its report says the fetched bytes matched the recorded checksum. */
+  @SuppressWarnings("unchecked")
+  private void assertOnlyTheSeedRestoredAndVerified(String checksum) {
+    List<ContainerStatus> restores = env.memberPods(ns, RESTORED).stream()
+        .flatMap(p -> Optional.ofNullable(p.getStatus().getInitContainerStatuses()).orElse(List.of()).stream())
+        .filter(c -> "restore".equals(c.getName())).toList();
+    assertThat(restores).as("restore init containers in %s", RESTORED).hasSize(1);
+    ContainerStateTerminated done = restores.getFirst().getState().getTerminated();
+    assertThat(done.getExitCode()).isZero();
+    Map<String, Object> report = env.client().getKubernetesSerialization().unmarshal(done.getMessage(), Map.class);
+    assertThat(report).containsEntry("result", "restored").containsEntry("checksum", checksum)
+        .containsEntry("verifiedAgainst", "recorded");
+    assertThat(env.client().v1().events().inNamespace(ns).list().getItems())
+        .filteredOn(e -> "RestoringSnapshot".equals(e.getReason()))
+        .singleElement().satisfies(e -> assertThat(e.getInvolvedObject().getName()).startsWith(RESTORED + "-"));
   }
 
   // --- the samples, pointed at S3Mock
