@@ -106,7 +106,6 @@ class SnapshotE2EIT {
     for (int i = 0; i < KEYS; i++) {
       put(endpoint, key(i), value(i));
     }
-
   }
 
   @Test
