@@ -52,17 +52,8 @@ public class EtcdDialer {
     if (!view.clientMtls()) {
       return Optional.of(new EtcdConnection.ClientTls(ca, null, null));
     }
-    String clientSecret = operatorClientSecret(cluster);
+    String clientSecret = MemberTlsView.operatorClientSecret(cluster);
     return Optional.of(new EtcdConnection.ClientTls(ca, key(ns, clientSecret, "tls.crt"), key(ns, clientSecret, "tls.key")));
-  }
-
-  private static String operatorClientSecret(EtcdCluster cluster) {
-    ClusterTls tls = cluster.getSpec().getTls();
-    ClientTls client = tls.getClient();
-    if (tls.getOperatorIssued() != null || client.getCertManager() != null) {
-      return cluster.getMetadata().getName() + "-operator-client-tls";
-    }
-    return client.getOperatorClientSecretRef().getName();
   }
 
   private Optional<EtcdConnection.Credentials> credentials(EtcdCluster cluster) {

@@ -104,7 +104,7 @@ public final class SnapshotJobs {
       if (tls.clientMtls()) {
         args.add("--cert-file=" + CLIENT_MOUNT + "/tls.crt");
         args.add("--key-file=" + CLIENT_MOUNT + "/tls.key");
-        volumes.add(secretVolume("etcd-client", operatorClientSecret(cluster), "tls.crt", "tls.key"));
+        volumes.add(secretVolume("etcd-client", MemberTlsView.operatorClientSecret(cluster), "tls.crt", "tls.key"));
         mounts.add(mount("etcd-client", CLIENT_MOUNT));
       }
     }
@@ -115,14 +115,6 @@ public final class SnapshotJobs {
       volumes.add(secretVolume("etcd-auth", auth.getRootCredentialsSecretRef().getName(), "password"));
       mounts.add(mount("etcd-auth", AUTH_MOUNT));
     }
-  }
-
-  static String operatorClientSecret(EtcdCluster cluster) {
-    ClientTls client = cluster.getSpec().getTls().getClient();
-    if (client.getCertManager() != null) {
-      return cluster.getMetadata().getName() + "-operator-client-tls";
-    }
-    return client.getOperatorClientSecretRef().getName();
   }
 
   private static Job job(String name, EtcdSnapshot snapshot, HasMetadata owner, String image, List<String> args,

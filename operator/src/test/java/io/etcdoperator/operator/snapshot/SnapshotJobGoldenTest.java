@@ -66,6 +66,23 @@ class SnapshotJobGoldenTest {
   }
 
   @Test
+  void operatorIssuedTlsMountsTheCaAndTheOperatorsClientPair() {
+    EtcdCluster cluster = Fixtures.cluster("cluster-demo");
+    var tls = new io.etcdoperator.api.v1alpha2.ClusterTls();
+    tls.setOperatorIssued(new io.etcdoperator.api.v1alpha2.OperatorIssuedTls());
+    cluster.getSpec().setTls(tls);
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "s", "u", "demo", SnapshotFixtures.s3(""));
+
+    Job job = SnapshotJobs.save(snapshot, cluster, VOTERS, false, IMAGE);
+
+    var pod = job.getSpec().getTemplate().getSpec();
+    assertThat(pod.getContainers().getFirst().getArgs()).contains("--cert-file=" + SnapshotJobs.CLIENT_MOUNT + "/tls.crt")
+        .anyMatch(a -> a.startsWith("--ca-file="));
+    assertThat(pod.getVolumes()).extracting(v -> v.getSecret().getSecretName())
+        .contains("demo-server-tls", "demo-operator-client-tls");
+  }
+
+  @Test
   void authIsLeftOutUntilItLatched() {
     EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "s", "u", "demo", SnapshotFixtures.s3(""));
 
