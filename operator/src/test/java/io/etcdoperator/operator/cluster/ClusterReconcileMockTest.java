@@ -62,18 +62,7 @@ class ClusterReconcileMockTest {
   }
 
   private EtcdCluster create(String name, int replicas, String medium) {
-    EtcdCluster c = new EtcdCluster();
-    c.getMetadata().setName(name);
-    c.getMetadata().setNamespace(NS);
-    EtcdClusterSpec spec = new EtcdClusterSpec();
-    spec.setReplicas(replicas);
-    spec.setVersion("3.5.16");
-    StorageSpec storage = new StorageSpec();
-    storage.setSize(new Quantity("1Gi"));
-    storage.setMedium(medium);
-    spec.setStorage(storage);
-    c.setSpec(spec);
-    return client.resource(c).create();
+    return client.resource(io.etcdoperator.operator.TestClusters.cluster(NS, name, replicas, medium)).create();
   }
 
   /** A cluster with server TLS (a CA is all the fake dial needs) and spec.auth pointing at {@code secret}. */
@@ -81,15 +70,8 @@ class ClusterReconcileMockTest {
     client.secrets().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
         .withName(name + "-server-tls").endMetadata().withType("kubernetes.io/tls")
         .addToData(base64(Map.of("ca.crt", "ca", "tls.crt", "crt", "tls.key", "key"))).build()).create();
-    EtcdCluster c = new EtcdCluster();
-    c.getMetadata().setName(name);
-    c.getMetadata().setNamespace(NS);
-    EtcdClusterSpec spec = new EtcdClusterSpec();
-    spec.setReplicas(3);
-    spec.setVersion("3.5.16");
-    StorageSpec storage = new StorageSpec();
-    storage.setSize(new Quantity("1Gi"));
-    spec.setStorage(storage);
+    EtcdCluster c = io.etcdoperator.operator.TestClusters.cluster(NS, name, 3, null);
+    EtcdClusterSpec spec = c.getSpec();
     var tls = new io.etcdoperator.api.v1alpha2.ClusterTls();
     var clientTls = new io.etcdoperator.api.v1alpha2.ClientTls();
     clientTls.setServerSecretRef(new io.fabric8.kubernetes.api.model.LocalObjectReference(name + "-server-tls"));
@@ -99,7 +81,6 @@ class ClusterReconcileMockTest {
     auth.setEnabled(true);
     auth.setRootCredentialsSecretRef(new io.fabric8.kubernetes.api.model.LocalObjectReference(secret));
     spec.setAuth(auth);
-    c.setSpec(spec);
     return client.resource(c).create();
   }
 

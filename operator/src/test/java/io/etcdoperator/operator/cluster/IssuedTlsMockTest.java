@@ -229,17 +229,8 @@ class IssuedTlsMockTest {
   }
 
   private void create(String name, ClusterTls tls) {
-    EtcdCluster c = new EtcdCluster();
-    c.getMetadata().setName(name);
-    c.getMetadata().setNamespace(NS);
-    EtcdClusterSpec spec = new EtcdClusterSpec();
-    spec.setReplicas(3);
-    spec.setVersion("3.5.16");
-    StorageSpec storage = new StorageSpec();
-    storage.setSize(new Quantity("1Gi"));
-    spec.setStorage(storage);
-    spec.setTls(tls);
-    c.setSpec(spec);
+    EtcdCluster c = io.etcdoperator.operator.TestClusters.cluster(NS, name, 3, null);
+    c.getSpec().setTls(tls);
     client.resource(c).create();
   }
 

@@ -57,13 +57,7 @@ class MemberRestoreMockTest {
 
   /** A new cluster (no cluster ID yet) whose seed restores from a PVC. */
   private EtcdMember restoringSeed(String cluster) {
-    EtcdCluster c = new EtcdCluster();
-    c.getMetadata().setName(cluster);
-    c.getMetadata().setNamespace(NS);
-    EtcdClusterSpec clusterSpec = new EtcdClusterSpec();
-    clusterSpec.setVersion("3.5.16");
-    c.setSpec(clusterSpec);
-    client.resource(c).create();
+    client.resource(io.etcdoperator.operator.TestClusters.cluster(NS, cluster, 1, null)).create();
 
     EtcdMember member = new EtcdMember();
     member.getMetadata().setName(cluster + "-seed1");

@@ -27,16 +27,8 @@ final class MockCluster {
   }
 
   static EtcdCluster formed(KubernetesClient client, String namespace, String name) {
-    EtcdCluster cluster = new EtcdCluster();
-    cluster.getMetadata().setName(name);
-    cluster.getMetadata().setNamespace(namespace);
-    EtcdClusterSpec spec = new EtcdClusterSpec();
-    spec.setReplicas(1);
-    spec.setVersion("3.5.16");
-    StorageSpec storage = new StorageSpec();
-    storage.setSize(new Quantity("1Gi"));
-    spec.setStorage(storage);
-    cluster.setSpec(spec);
+    EtcdCluster cluster = io.etcdoperator.operator.TestClusters.cluster(namespace, name, 1, null);
+    StorageSpec storage = cluster.getSpec().getStorage();
     cluster = client.resource(cluster).create();
     EtcdClusterStatus status = new EtcdClusterStatus();
     status.setClusterID("c0ffee0000000001");
