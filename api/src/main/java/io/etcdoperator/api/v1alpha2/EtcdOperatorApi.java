@@ -22,6 +22,8 @@ public final class EtcdOperatorApi {
   public static final String ANNOTATION_DATA_DIR_SUBPATH = RESERVED_PREFIX + "data-dir-subpath";
   /** On an EtcdCluster: "true" makes members run --peer-auto-tls unless spec.tls.peer is set. */
   public static final String ANNOTATION_PEER_AUTO_TLS = RESERVED_PREFIX + "peer-auto-tls";
+  /** Operator-issued TLS: leaves issued before this RFC 3339 instant are renewed and rolled once it has passed. */
+  public static final String ANNOTATION_RENEW_CERTIFICATES_AT = RESERVED_PREFIX + "renew-certificates-at";
 
   private EtcdOperatorApi() {}
 }

@@ -18,9 +18,16 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Reads an operator-issued cluster's CA and leaf Secrets and its members' Pods; fingerprints only leave here. */
 final class IssuedTlsObserver {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IssuedTlsObserver.class);
 
   /** The planner's view, plus the Secrets and members the executor writes from. */
   record State(IssuedTls view, Optional<Secret> caSecret, Map<LeafRole, Secret> leafSecrets,
@@ -56,7 +63,24 @@ final class IssuedTlsObserver {
       Pod pod = client.pods().inNamespace(ns).withName(m.getMetadata().getName()).get();
       observed.add(member(m.getMetadata().getName(), pod));
     }
-    return new State(new IssuedTls(ca, leaves, observed), caSecret, leafSecrets, members);
+    return new State(new IssuedTls(ca, leaves, observed, renewalRequested(cluster)), caSecret, leafSecrets, members);
+  }
+
+  /** The user's "renew now" (an RFC 3339 instant); an unreadable value is named in the log and ignored. */
+  static Optional<Instant> renewalRequested(EtcdCluster cluster) {
+    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+    String value = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RENEW_CERTIFICATES_AT);
+    if (value == null || value.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(OffsetDateTime.parse(value.strip()).toInstant());
+    } catch (DateTimeParseException e) {
+      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName())
+          .addKeyValue("annotation", EtcdOperatorApi.ANNOTATION_RENEW_CERTIFICATES_AT).addKeyValue("value", value)
+          .log("not an RFC 3339 time such as 2026-11-22T14:00:00Z; ignored");
+      return Optional.empty();
+    }
   }
 
   static ObservedTlsMember member(String name, Pod pod) {

@@ -56,7 +56,9 @@ public final class IssuedTlsPlanner {
     if (!ca.rotating() && ca.signer().renewalDue(now)) {
       return new TlsStep.StartCaRotation();
     }
-    return new TlsStep.Converged(earliestRenewal(observed, ca));
+    Instant recheck = earliestRenewal(observed, ca);
+    Optional<Instant> requested = observed.renewalRequested().filter(at -> at.isAfter(now) && at.isBefore(recheck));
+    return new TlsStep.Converged(requested.orElse(recheck));
   }
 
   /** Leaves from an older CA first (a rotation in progress), then leaves running out of time. */
@@ -71,7 +73,18 @@ public final class IssuedTlsPlanner {
         return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.EXPIRING));
       }
     }
+    Optional<Instant> requested = observed.renewalRequested().filter(at -> !at.isAfter(now));
+    for (LeafRole role : LeafRole.values()) {
+      if (requested.isPresent() && issuedAt(observed.leaves().get(role).certificate()).isBefore(requested.get())) {
+        return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.REQUESTED));
+      }
+    }
     return Optional.empty();
+  }
+
+  /** Leaves are backdated by the writer; a leaf renewed on request must not look older than the request. */
+  static Instant issuedAt(ObservedCertificate leaf) {
+    return leaf.notBefore().plus(IssuedTlsWriter.BACKDATE);
   }
 
   /**

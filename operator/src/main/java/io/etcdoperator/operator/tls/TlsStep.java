@@ -13,7 +13,7 @@ public sealed interface TlsStep {
 
   /** Replace a leaf with one from the current signer. */
   record RenewLeaf(LeafRole role, Why why) implements TlsStep {
-    public enum Why { EXPIRING, SIGNER_CHANGED }
+    public enum Why { EXPIRING, SIGNER_CHANGED, REQUESTED }
   }
 
   /** Copy the CA Secret's bundle into the leaf Secret's ca.crt. */

@@ -32,6 +32,7 @@ class IssuedTlsPlannerTest {
     ObservedCa ca = new ObservedCa(CA1, List.of("ca1"));
     final Map<LeafRole, ObservedLeaf> leaves = new EnumMap<>(LeafRole.class);
     final List<ObservedTlsMember> members = new ArrayList<>();
+    Optional<Instant> renewalRequested = Optional.empty();
 
     World() {
       leaves.put(LeafRole.SERVER, leaf("srv1", "ca1", Duration.ofDays(90), "ca1"));
@@ -62,8 +63,13 @@ class IssuedTlsPlannerTest {
       return this;
     }
 
+    World renewalRequested(Instant at) {
+      renewalRequested = Optional.of(at);
+      return this;
+    }
+
     IssuedTls observed() {
-      return new IssuedTls(Optional.ofNullable(ca), leaves, members);
+      return new IssuedTls(Optional.ofNullable(ca), leaves, members, renewalRequested);
     }
   }
 
@@ -77,6 +83,19 @@ class IssuedTlsPlannerTest {
             new World().members("m0", "m1", "m2")
                 .withLeaf(LeafRole.SERVER, leaf("srv1", "ca1", Duration.ofDays(1), "ca1")),
             new TlsStep.RenewLeaf(LeafRole.SERVER, Why.EXPIRING)),
+        Arguments.of("renewal requested (annotation) after the leaves were issued: server leaf first",
+            new World().members("m0", "m1", "m2").renewalRequested(NOW.minus(Duration.ofHours(1))),
+            new TlsStep.RenewLeaf(LeafRole.SERVER, Why.REQUESTED)),
+        Arguments.of("renewal requested before the leaves were issued (already done): converged",
+            new World().members("m0", "m1", "m2").renewalRequested(ISSUED),
+            new TlsStep.Converged(ISSUED.plus(Duration.ofDays(60)))),
+        Arguments.of("renewal requested for later: converged, recheck at that time",
+            new World().members("m0", "m1", "m2").renewalRequested(NOW.plus(Duration.ofHours(1))),
+            new TlsStep.Converged(NOW.plus(Duration.ofHours(1)))),
+        Arguments.of("renewal requested but a member is down: wait, never renew mid-outage",
+            new World().members("m0", "m1", "m2").member("m1", running("srv1", "peer1", "ca1"), false)
+                .renewalRequested(NOW.minus(Duration.ofHours(1))),
+            new TlsStep.WaitHealthy("m1")),
         Arguments.of("new server leaf: first member by name rolls",
             new World().members("m0", "m1", "m2").withLeaf(LeafRole.SERVER, leaf("srv2", "ca1", Duration.ofDays(90), "ca1")),
             new TlsStep.RollMember("m0")),
