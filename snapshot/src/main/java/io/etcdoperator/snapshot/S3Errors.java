@@ -21,7 +21,8 @@ final class S3Errors {
         return new SnapshotFailure(SnapshotFailure.Reason.BUCKET_NOT_FOUND, action + ": the bucket does not exist ("
             + detail + ")", e);
       }
-      if (s3.statusCode() == 403 || s3.statusCode() == 401 || CREDENTIAL_CODES.contains(code)) {
+      // a HEAD answer has no body, so no error code: Set.of(...).contains(null) would throw
+      if (s3.statusCode() == 403 || s3.statusCode() == 401 || (code != null && CREDENTIAL_CODES.contains(code))) {
         return new SnapshotFailure(SnapshotFailure.Reason.CREDENTIALS_REJECTED, action
             + ": S3 rejected the credentials or denied access (" + detail + ")", e);
       }

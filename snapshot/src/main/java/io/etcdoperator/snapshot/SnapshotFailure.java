@@ -19,6 +19,8 @@ public class SnapshotFailure extends RuntimeException {
     CHECKSUM_MISMATCH("ChecksumMismatch"),
     INSUFFICIENT_SPACE("InsufficientSpace"),
     RESTORE_TOOL_FAILED("RestoreToolFailed"),
+    /** A bug or an unforeseen answer: still reported as a JSON line, so the controller can say what happened. */
+    INTERNAL_ERROR("InternalError"),
     STORAGE_ERROR("StorageError");
 
     private final String word;

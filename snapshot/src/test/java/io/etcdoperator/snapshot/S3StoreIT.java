@@ -178,6 +178,27 @@ class S3StoreIT {
   }
 
   @Test
+  void aBodilessErrorAnswerIsAStorageErrorWithItsStatus() throws IOException {
+    // a HEAD answer carries no error code; a busy S3 (or a proxy) may answer 503 to the bucket check
+    HttpServer stub = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    stub.createContext("/", exchange -> {
+      exchange.sendResponseHeaders(503, -1);
+      exchange.close();
+    });
+    stub.start();
+    String endpoint = "http://127.0.0.1:" + stub.getAddress().getPort();
+    try (var busy = new S3Store(settings(endpoint, BUCKET))) {
+      assertThatThrownBy(() -> busy.save(key, mine, out -> out.write(1)))
+          .isInstanceOf(SnapshotFailure.class)
+          .hasMessageContaining("HTTP 503")
+          .satisfies(e -> assertThat(((SnapshotFailure) e).reason())
+              .isEqualTo(SnapshotFailure.Reason.STORAGE_ERROR));
+    } finally {
+      stub.stop(0);
+    }
+  }
+
+  @Test
   void anUnreachableEndpointIsAStorageError() {
     String closed = "http://127.0.0.1:" + EtcdServer.freePort();
     try (var unreachable = new S3Store(settings(closed, BUCKET))) {

@@ -36,6 +36,11 @@ final class SnapshotCommand {
         result = run();
       } catch (SnapshotFailure failure) {
         result = AgentResult.failed(failure);
+      } catch (RuntimeException unexpected) {
+        unexpected.printStackTrace(spec.commandLine().getErr());
+        result = AgentResult.failed(new SnapshotFailure(SnapshotFailure.Reason.INTERNAL_ERROR,
+            unexpected.getClass().getSimpleName() + (unexpected.getMessage() == null ? "" : ": "
+                + unexpected.getMessage()), unexpected));
       }
       result.report(spec.commandLine().getOut(), terminationLog);
       return result.success() ? 0 : 1;
