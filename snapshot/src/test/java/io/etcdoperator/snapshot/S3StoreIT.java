@@ -150,21 +150,10 @@ class S3StoreIT {
   @Test
   void rejectedCredentialsAreNamed() throws IOException {
     // S3Mock accepts any signature, so this stub answers the way AWS does for an unknown access key
-    HttpServer stub = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    stub.createContext("/", exchange -> {
-      byte[] body = """
+    HttpServer stub = stub(403, """
           <?xml version="1.0" encoding="UTF-8"?>
           <Error><Code>InvalidAccessKeyId</Code><Message>The AWS Access Key Id you provided does not exist in our \
-          records.</Message><RequestId>1</RequestId></Error>""".getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "application/xml");
-      boolean head = "HEAD".equals(exchange.getRequestMethod());
-      exchange.sendResponseHeaders(403, head ? -1 : body.length);
-      if (!head) {
-        exchange.getResponseBody().write(body);
-      }
-      exchange.close();
-    });
-    stub.start();
+          records.</Message><RequestId>1</RequestId></Error>""");
     String endpoint = "http://127.0.0.1:" + stub.getAddress().getPort();
     try (var rejected = new S3Store(settings(endpoint, BUCKET))) {
       assertThatThrownBy(() -> rejected.save(key, mine, out -> out.write(1)))
@@ -180,12 +169,7 @@ class S3StoreIT {
   @Test
   void aBodilessErrorAnswerIsAStorageErrorWithItsStatus() throws IOException {
     // a HEAD answer carries no error code; a busy S3 (or a proxy) may answer 503 to the bucket check
-    HttpServer stub = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    stub.createContext("/", exchange -> {
-      exchange.sendResponseHeaders(503, -1);
-      exchange.close();
-    });
-    stub.start();
+    HttpServer stub = stub(503, "");
     String endpoint = "http://127.0.0.1:" + stub.getAddress().getPort();
     try (var busy = new S3Store(settings(endpoint, BUCKET))) {
       assertThatThrownBy(() -> busy.save(key, mine, out -> out.write(1)))
@@ -196,6 +180,23 @@ class S3StoreIT {
     } finally {
       stub.stop(0);
     }
+  }
+
+  /** An S3 stand-in on loopback that answers every request with {@code status} and, except to HEAD, {@code xml}. */
+  private static HttpServer stub(int status, String xml) throws IOException {
+    HttpServer stub = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    stub.createContext("/", exchange -> {
+      byte[] body = xml.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/xml");
+      boolean bodiless = "HEAD".equals(exchange.getRequestMethod()) || body.length == 0;
+      exchange.sendResponseHeaders(status, bodiless ? -1 : body.length);
+      if (!bodiless) {
+        exchange.getResponseBody().write(body);
+      }
+      exchange.close();
+    });
+    stub.start();
+    return stub;
   }
 
   @Test
