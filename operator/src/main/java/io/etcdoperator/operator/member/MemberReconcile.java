@@ -223,11 +223,12 @@ public class MemberReconcile {
     String ready;
     String message;
     boolean isReady = false;
+    Optional<RestoreProgress> restoring = pod == null ? Optional.empty() : RestoreProgress.of(pod);
     if (blocked.isPresent()) {
       ready = "Blocked";
       message = blocked.get();
-    } else if (pod != null && RestoreProgress.of(pod).isPresent()) {
-      RestoreProgress restore = RestoreProgress.of(pod).get();
+    } else if (restoring.isPresent()) {
+      RestoreProgress restore = restoring.get();
       ready = restore.reason();
       message = restore.message();
       if (restore.failed()) {
