@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.cluster;
 
+import io.etcdoperator.operator.MovableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.ClientCertManager;
@@ -35,11 +36,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -291,31 +289,4 @@ class IssuedTlsMockTest {
     }
   }
 
-  /** Time the test moves by hand, so renewal comes due without waiting. */
-  static final class MovableClock extends Clock {
-    private Instant now;
-
-    MovableClock(Instant start) {
-      this.now = start;
-    }
-
-    void advance(Duration by) {
-      now = now.plus(by);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 }

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.MovableClock;
 import io.etcdoperator.operator.events.EventRecorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,11 +19,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,33 +37,6 @@ class ScheduleReconcileMockTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private ScheduleReconcile pass;
 
-  /** A clock the test advances. */
-  static final class MovableClock extends Clock {
-    private Instant now;
-
-    MovableClock(Instant now) {
-      this.now = now;
-    }
-
-    void set(Instant instant) {
-      now = instant;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   @BeforeEach
   void setUp() throws IOException {
