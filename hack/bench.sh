@@ -20,9 +20,9 @@ done
 
 source hack/jdk.sh
 echo "==> JDK: $JAVA_HOME" >&2
-echo "==> etcd binaries (3.4.23 from bookworm, 3.5.16 from trixie)" >&2
+echo "==> etcd binaries (3.4.23 from bookworm, 3.5.16 from trixie, 3.5.30 from sid)" >&2
 eval "$(hack/etcd-binaries.sh --env)"
-export ETCD34_BIN ETCD35_BIN
+export ETCD34_BIN ETCD35_BIN ETCD3530_BIN
 echo "==> kube-apiserver and kube-controller-manager 1.20.2 (built once per machine, cached)" >&2
 eval "$(hack/kube-binaries.sh --env)"
 export KUBE_BIN

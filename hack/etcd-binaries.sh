@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Makes sure the two etcd versions the integration tests run against are on this machine, then prints
-#   export ETCD34_BIN=<dir>   (etcd 3.4.23 + etcdctl, Debian bookworm's etcd-server/etcd-client)
-#   export ETCD35_BIN=<dir>   (etcd 3.5.16 + etcdutl [+ etcdctl], Debian trixie's .debs unpacked into a cache dir)
+# Makes sure the etcd versions the integration tests run against are on this machine, then prints
+#   export ETCD34_BIN=<dir>     (etcd 3.4.23 + etcdctl, Debian bookworm's etcd-server/etcd-client)
+#   export ETCD35_BIN=<dir>     (etcd 3.5.16 + etcdutl [+ etcdctl], Debian trixie's .debs unpacked into a cache dir)
+#   export ETCD3530_BIN=<dir>   (etcd 3.5.30 + etcdutl [+ etcdctl], Debian sid's .debs unpacked into a cache dir)
 # Idempotent: a second run only checks versions. Progress goes to stderr, the export lines to stdout, so
 #   eval "$(hack/etcd-binaries.sh --env)"
-# sets both variables in the calling shell. The machine's apt configuration is never changed: the trixie
+# sets the variables in the calling shell. The machine's apt configuration is never changed: the trixie and sid
 # packages are fetched with a private, throw-away apt state directory.
 set -euo pipefail
 
 ETCD34_VERSION=3.4.23
 ETCD35_VERSION=3.5.16
+ETCD3530_VERSION=3.5.30
 CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/etcd-operator"
 ETCD35_DIR="$CACHE_ROOT/etcd-$ETCD35_VERSION"
+ETCD3530_DIR="$CACHE_ROOT/etcd-$ETCD3530_VERSION"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 usage() {
@@ -61,53 +64,58 @@ debian_archive_uri() {
       | awk '{for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/) {print $i; exit}}' \
       | grep -v -- '-security' | grep '/debian/\?$' | head -n1 || true)
   fi
-  [ -n "$uri" ] || die "no Debian archive found in /etc/apt sources; cannot fetch trixie's etcd $ETCD35_VERSION"
+  [ -n "$uri" ] || die "no Debian archive found in /etc/apt sources; cannot fetch etcd from $1"
   echo "${uri%/}"
 }
 
-etcd35_ready() {
-  [ -x "$ETCD35_DIR/etcd" ] && [ -x "$ETCD35_DIR/etcdutl" ] && [ "$(etcd_version "$ETCD35_DIR/etcd")" = "$ETCD35_VERSION" ]
+# Whether DIR holds etcd and etcdutl, and etcd reports VERSION.
+unpacked_ready() {
+  local dir=$1 version=$2
+  [ -x "$dir/etcd" ] && [ -x "$dir/etcdutl" ] && [ "$(etcd_version "$dir/etcd")" = "$version" ]
 }
 
-# Newest version of a package in the private trixie index whose upstream part is ETCD35_VERSION.
-trixie_version_of() {
-  local pkg=$1
+# Newest version of a package in the private index whose upstream part is VERSION (3.5.30-2, 3.5.30+ds-1, ...).
+suite_version_of() {
+  local pkg=$1 version=$2
   apt-cache "${APT_OPTS[@]}" madison "$pkg" 2>/dev/null \
-    | awk -F'|' -v want="$ETCD35_VERSION" '{gsub(/ /, "", $2); if (index($2, want "-") == 1 || index($2, want "+") == 1) {print $2; exit}}'
+    | awk -F'|' -v want="$version" '{gsub(/ /, "", $2); if (index($2, want "-") == 1 || index($2, want "+") == 1) {print $2; exit}}'
 }
 
-ensure_etcd35() {
-  if etcd35_ready; then
-    log "etcd $ETCD35_VERSION already unpacked in $ETCD35_DIR"
+# ensure_unpacked VERSION SUITE DIR: Debian SUITE's etcd-server (and etcd-client, for etcdctl) VERSION-*, unpacked
+# with dpkg -x into DIR. Nothing is installed; a cached DIR that reports VERSION is kept as it is.
+ensure_unpacked() {
+  local version=$1 suite=$2 dir=$3
+  if unpacked_ready "$dir" "$version"; then
+    log "etcd $version already unpacked in $dir"
     return
   fi
-  command -v dpkg >/dev/null || die "dpkg is needed to unpack the trixie packages"
+  command -v dpkg >/dev/null || die "dpkg is needed to unpack the $suite packages"
   local work archive
   work=$(mktemp -d)
   trap "rm -rf '$work'" EXIT
-  archive=$(debian_archive_uri)
+  archive=$(debian_archive_uri "$suite")
   mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/debs" "$work/x"
-  echo "deb [signed-by=$KEYRING] $archive trixie main" >"$work/sources.list"
+  echo "deb [signed-by=$KEYRING] $archive $suite main" >"$work/sources.list"
   APT_OPTS=(-o "Dir::Etc::SourceList=$work/sources.list" -o Dir::Etc::SourceParts=/dev/null
     -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache" -o Debug::NoLocking=1)
   # The private dirs belong to the caller; apt's _apt download sandbox could not write into them.
   APT_OPTS+=(-o "APT::Sandbox::User=$(id -un)")
-  log "fetching the trixie package index into a private apt state ($work)"
-  apt-get "${APT_OPTS[@]}" update -qq >&2 || die "apt-get update of the trixie index failed"
+  log "fetching the $suite package index into a private apt state ($work)"
+  apt-get "${APT_OPTS[@]}" update -qq >&2 || die "apt-get update of the $suite index failed"
 
   local server_version client_version
-  server_version=$(trixie_version_of etcd-server)
-  [ -n "$server_version" ] || die "trixie has no etcd-server $ETCD35_VERSION-* (apt-cache madison etcd-server)"
-  log "downloading etcd-server=$server_version"
+  server_version=$(suite_version_of etcd-server "$version")
+  [ -n "$server_version" ] || die "$suite has no etcd-server $version-* (apt-cache madison etcd-server)"
+  log "downloading etcd-server=$server_version from $suite"
   (cd "$work/debs" && apt-get "${APT_OPTS[@]}" download -qq "etcd-server=$server_version" >&2) \
     || die "download of etcd-server=$server_version failed"
-  client_version=$(trixie_version_of etcd-client)
+  client_version=$(suite_version_of etcd-client "$version")
   if [ -n "$client_version" ]; then
-    log "downloading etcd-client=$client_version (for etcdctl)"
+    log "downloading etcd-client=$client_version from $suite (for etcdctl)"
     (cd "$work/debs" && apt-get "${APT_OPTS[@]}" download -qq "etcd-client=$client_version" >&2) \
-      || log "warning: etcd-client=$client_version could not be downloaded; continuing without etcdctl $ETCD35_VERSION"
+      || log "warning: etcd-client=$client_version could not be downloaded; continuing without etcdctl $version"
   else
-    log "warning: trixie has no etcd-client $ETCD35_VERSION-*; continuing without etcdctl $ETCD35_VERSION"
+    log "warning: $suite has no etcd-client $version-*; continuing without etcdctl $version"
   fi
 
   local deb
@@ -117,7 +125,7 @@ ensure_etcd35() {
   done
   # Assemble next to the final dir and rename, so an interrupted run never leaves a half-filled cache.
   mkdir -p "$CACHE_ROOT"
-  local staging="$ETCD35_DIR.partial.$$"
+  local staging="$dir.partial.$$"
   rm -rf "$staging"
   mkdir -p "$staging"
   local bin
@@ -126,19 +134,21 @@ ensure_etcd35() {
       cp "$work/x/usr/bin/$bin" "$staging/$bin"
     fi
   done
-  rm -rf "$ETCD35_DIR"
-  mv "$staging" "$ETCD35_DIR"
+  rm -rf "$dir"
+  mv "$staging" "$dir"
   rm -rf "$work"
   trap - EXIT
-  etcd35_ready || die "unpacked etcd in $ETCD35_DIR does not report version $ETCD35_VERSION"
-  log "etcd $ETCD35_VERSION ready in $ETCD35_DIR ($(cd "$ETCD35_DIR" && echo *))"
+  unpacked_ready "$dir" "$version" || die "unpacked etcd in $dir does not report version $version (or lacks etcdutl)"
+  log "etcd $version ready in $dir ($(cd "$dir" && echo *))"
 }
 
 ensure_etcd34
-ensure_etcd35
+ensure_unpacked "$ETCD35_VERSION" trixie "$ETCD35_DIR"
+ensure_unpacked "$ETCD3530_VERSION" sid "$ETCD3530_DIR"
 
 echo "export ETCD34_BIN=/usr/bin"
 echo "export ETCD35_BIN=$ETCD35_DIR"
+echo "export ETCD3530_BIN=$ETCD3530_DIR"
 if [ "$quiet_hint" -eq 0 ]; then
   log "done; to use these in your shell: eval \"\$($0 --env)\""
 fi

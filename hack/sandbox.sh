@@ -24,9 +24,9 @@ alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 provision() {
   source hack/jdk.sh
   say "JDK: $JAVA_HOME"
-  say "etcd binaries (3.4.23, 3.5.16)"
+  say "etcd binaries (3.4.23, 3.5.16, 3.5.30)"
   eval "$(hack/etcd-binaries.sh --env)"
-  export ETCD34_BIN ETCD35_BIN
+  export ETCD34_BIN ETCD35_BIN ETCD3530_BIN
   say "kube-apiserver and kube-controller-manager 1.20.2 (the first run builds them: about 15 minutes)"
   eval "$(hack/kube-binaries.sh --env)"
   export KUBE_BIN

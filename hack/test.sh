@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The whole test run: installs what the tests need (idempotent), then `mvn -B verify`.
-# Unit tests, CEL rule tests, golden files, integration tests against real etcd 3.4.23 and 3.5.16 processes, and
+# Unit tests, CEL rule tests, golden files, integration tests against real etcd 3.4.23, 3.5.16 and 3.5.30 processes, and
 # end-to-end tests of the operator on a local Kubernetes (real kube-apiserver 1.20.2 + simulated nodes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source hack/jdk.sh
 echo "==> JDK: $JAVA_HOME" >&2
-echo "==> etcd binaries (3.4.23 from bookworm, 3.5.16 from trixie)" >&2
+echo "==> etcd binaries (3.4.23 from bookworm, 3.5.16 from trixie, 3.5.30 from sid)" >&2
 eval "$(hack/etcd-binaries.sh --env)"
-export ETCD34_BIN ETCD35_BIN
+export ETCD34_BIN ETCD35_BIN ETCD3530_BIN
 echo "==> kube-apiserver and kube-controller-manager 1.20.2 (built once per machine, cached)" >&2
 eval "$(hack/kube-binaries.sh --env)"
 export KUBE_BIN
