@@ -31,15 +31,23 @@ public final class ImageCatalogue {
     public record Image(Optional<Path> directory, List<String> entrypoint, List<String> cmd) {
     }
 
-    /** The two etcd images of the project: 3.4.23 and 3.5.16 from ETCD34_BIN and ETCD35_BIN. */
+    /**
+     * The etcd images of the project, under both registries (quay.io/coreos/etcd, gcr.io/etcd-development/etcd):
+     * v3.4.23 from ETCD34_BIN, v3.5.16 from ETCD35_BIN, and v3.5.30 (the target of rolling upgrades) from
+     * ETCD3530_BIN; system properties etcd34.bin, etcd35.bin and etcd3530.bin win over the variables, and
+     * hack/etcd-binaries.sh's directories are the fallbacks.
+     */
     public static Builder withEtcdImages() {
         Builder builder = new Builder();
         Path etcd34 = binaryDir("etcd34.bin", "ETCD34_BIN", Path.of("/usr/bin"));
         Path etcd35 = binaryDir("etcd35.bin", "ETCD35_BIN",
                 Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.16"));
+        Path etcd3530 = binaryDir("etcd3530.bin", "ETCD3530_BIN",
+                Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.30"));
         for (String registry : List.of("quay.io/coreos/etcd", "gcr.io/etcd-development/etcd")) {
             builder.directory(registry + ":v3.4.23", etcd34, "/usr/local/bin/etcd");
             builder.directory(registry + ":v3.5.16", etcd35, "/usr/local/bin/etcd");
+            builder.directory(registry + ":v3.5.30", etcd3530, "/usr/local/bin/etcd");
         }
         return builder;
     }

@@ -52,11 +52,14 @@ class ImageCatalogueTest {
     }
 
     @Test
-    void knowsBothEtcdImagesAndNoOthers() {
+    void knowsTheProjectsEtcdImagesAndNoOthers() {
         ImageCatalogue catalogue = ImageCatalogue.withEtcdImages().build();
 
-        assertThat(catalogue.image("quay.io/coreos/etcd:v3.4.23")).isPresent();
-        assertThat(catalogue.image("quay.io/coreos/etcd:v3.5.16")).isPresent();
+        for (String registry : List.of("quay.io/coreos/etcd", "gcr.io/etcd-development/etcd")) {
+            assertThat(catalogue.image(registry + ":v3.4.23")).isPresent();
+            assertThat(catalogue.image(registry + ":v3.5.16")).isPresent();
+            assertThat(catalogue.image(registry + ":v3.5.30")).isPresent();
+        }
         assertThat(catalogue.image("quay.io/coreos/etcd:v3.6.0")).isEmpty();
     }
 
