@@ -43,7 +43,7 @@ class TlsRotationE2EIT {
   private static final boolean NATURAL_EXPIRY = Boolean.getBoolean("e2e.long");
   private static final String CERTIFICATE_DURATION = NATURAL_EXPIRY ? "9m" : "2160h";
   private static final Duration RETRY_FOR = Duration.ofSeconds(30);
-  private static final String ROLLED = "TlsMemberRolled";
+  private static final String ROLLED = "MemberRolling";
 
   @Test
   void leafRenewalRollsEveryMemberWhileAClientKeepsWriting(E2eEnvironment env) throws Exception {
@@ -85,7 +85,7 @@ class TlsRotationE2EIT {
     Set<String> unread = writer.unreadAcknowledged(dir);
     Instant firstRoll = rolls.isEmpty() ? rolled : Instant.parse(rolls.getFirst().getFirstTimestamp());
     System.out.printf("tls rotation: %d acknowledged writes, %d failed writes, %d retried attempts; %d member "
-        + "restarts %s; the roll took %d s (first TlsMemberRolled at %s, %d s after writes began, to every Pod on the "
+        + "restarts %s; the roll took %d s (first MemberRolling at %s, %d s after writes began, to every Pod on the "
         + "renewed leaf with READY=3); fewest READY sampled %d of %d samples; longest gap between acknowledged "
         + "writes %d ms%n", writer.acknowledged().size(), writer.failed(), writer.retries(), rolls.size(),
         rolls.stream().map(TlsRotationE2EIT::memberOf).toList(), Duration.between(firstRoll, rolled).toSeconds(),
@@ -96,7 +96,7 @@ class TlsRotationE2EIT {
     assertThat(podUids(env, ns)).as("every member Pod was replaced").doesNotContainAnyElementsOf(podUids);
     assertThat(writer.error()).as("writer thread error").isNull();
     assertThat(rolls.stream().map(TlsRotationE2EIT::memberOf).collect(Collectors.toSet()))
-        .as("members named by TlsMemberRolled events").containsExactlyInAnyOrderElementsOf(memberNames(env, ns));
+        .as("members named by MemberRolling (CertificateRenewed) events").containsExactlyInAnyOrderElementsOf(memberNames(env, ns));
     assertThat(writer.failed()).as("writes that failed for " + RETRY_FOR.toSeconds() + " s").isZero();
     assertThat(writer.acknowledged()).as("acknowledged writes").hasSizeGreaterThan(20);
     assertThat(unread).as("acknowledged keys missing at the end").isEmpty();
@@ -137,10 +137,10 @@ class TlsRotationE2EIT {
     return env.members(ns, "roll").stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet());
   }
 
-  /** TlsMemberRolled events, oldest first; the recorder creates one Event per roll. */
+  /** MemberRolling (CertificateRenewed) events, oldest first; the recorder creates one Event per roll. */
   private static List<Event> rolledEvents(E2eEnvironment env, String ns) {
     return env.client().v1().events().inNamespace(ns).list().getItems().stream()
-        .filter(e -> ROLLED.equals(e.getReason()))
+        .filter(e -> ROLLED.equals(e.getReason()) && e.getMessage().contains("CertificateRenewed"))
         .sorted(Comparator.comparing(Event::getFirstTimestamp)).toList();
   }
 

@@ -32,6 +32,9 @@ public class EtcdClusterStatus {
 
   private Boolean authEnabled;
 
+  /** Lowest etcd version running among the voters (our addition): what the cluster as a whole speaks. */
+  private String version;
+
   private ObservedClusterSpec observed;
 
   private String progressDeadline;
@@ -46,6 +49,14 @@ public class EtcdClusterStatus {
 
   public void setReadyMembers(Integer readyMembers) {
     this.readyMembers = readyMembers;
+  }
+
+  public String getVersion() {
+    return version;
+  }
+
+  public void setVersion(String version) {
+    this.version = version;
   }
 
   public String getSelector() {
@@ -134,6 +145,7 @@ public class EtcdClusterStatus {
         && Objects.equals(clusterID, that.clusterID)
         && Objects.equals(clusterToken, that.clusterToken)
         && Objects.equals(authEnabled, that.authEnabled)
+        && Objects.equals(version, that.version)
         && Objects.equals(observed, that.observed)
         && Objects.equals(progressDeadline, that.progressDeadline)
         && Objects.equals(conditions, that.conditions)
@@ -142,7 +154,7 @@ public class EtcdClusterStatus {
 
   @Override
   public int hashCode() {
-    return Objects.hash(readyMembers, selector, brokenMembers, clusterID, clusterToken, authEnabled, observed,
+    return Objects.hash(readyMembers, selector, brokenMembers, clusterID, clusterToken, authEnabled, version, observed,
         progressDeadline, conditions, observedGeneration);
   }
 }

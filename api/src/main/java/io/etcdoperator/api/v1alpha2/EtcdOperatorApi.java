@@ -24,6 +24,10 @@ public final class EtcdOperatorApi {
   public static final String ANNOTATION_PEER_AUTO_TLS = RESERVED_PREFIX + "peer-auto-tls";
   /** Operator-issued TLS: leaves issued before this RFC 3339 instant are renewed and rolled once it has passed. */
   public static final String ANNOTATION_RENEW_CERTIFICATES_AT = RESERVED_PREFIX + "renew-certificates-at";
+  /** On an EtcdCluster: members whose Pod started before this RFC 3339 instant restart, one at a time, once it passed. */
+  public static final String ANNOTATION_RESTART_AT = RESERVED_PREFIX + "restart-at";
+  /** On a member Pod: the hash of the Pod template it was built from; a different desired hash means a roll. */
+  public static final String ANNOTATION_REVISION = RESERVED_PREFIX + "revision";
 
   private EtcdOperatorApi() {}
 }

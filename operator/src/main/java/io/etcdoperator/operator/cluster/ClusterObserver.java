@@ -3,35 +3,59 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.etcd.ClusterId;
+import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
-import io.etcdoperator.operator.planner.Reason;
+import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
+import io.etcdoperator.operator.resources.EtcdMembers;
+import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.status.Conditions;
+import io.etcdoperator.operator.tls.MemberMaterial;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Reads the world for one pass. EtcdMembers are LISTed from the API server, not the informer cache, so a member
- * created in the previous pass is never missed (a stale cache would create a duplicate).
+ * Reads the world for one pass: EtcdMembers and their Pods, etcd's member list, each ready member's endpoint status,
+ * and (only while it matters) whether etcd requires authentication. EtcdMembers are LISTed from the API server, not
+ * the informer cache, so a member created in the previous pass is never missed (a stale cache would duplicate it).
  */
 public class ClusterObserver {
 
-  /** The observation plus the open etcd connection (if one was made) for the executor to reuse. */
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterObserver.class);
+
+  /** The observation plus the objects and open etcd connection (if one was made) for the executor to reuse. */
   public record Observation(ObservedCluster cluster, List<EtcdMember> members, Optional<EtcdAdmin> etcd)
       implements AutoCloseable {
     @Override
     public void close() {
       etcd.ifPresent(EtcdAdmin::close);
+    }
+
+    public Optional<EtcdMember> member(String name) {
+      return members.stream().filter(m -> m.getMetadata().getName().equals(name)).findFirst();
     }
   }
 
@@ -51,27 +75,127 @@ public class ClusterObserver {
         .getItems();
   }
 
-  public Observation observe(EtcdCluster cluster) {
+  public Observation observe(EtcdCluster cluster, Instant now) {
     List<EtcdMember> members = members(cluster);
-    String uid = cluster.getMetadata().getUid();
-    List<ObservedMember> observed = members.stream().map(m -> toObserved(m, uid)).toList();
+    Map<String, Pod> pods = client.pods().inNamespace(cluster.getMetadata().getNamespace())
+        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
+        .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
     Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
         .filter(s -> !s.isBlank()).map(ClusterId::parse);
+    Optional<Instant> restartAt = restartAt(cluster);
+    ObservedClusterSpec target = cluster.getStatus().getObserved();
     List<URI> endpoints = endpoints(members, clusterId.isPresent());
+    ObservedCluster.AuthView notAsked = authView(cluster, Optional.empty());
     if (endpoints.isEmpty()) {
-      return new Observation(new ObservedCluster(clusterId, observed, EtcdView.NOT_ASKED), members, Optional.empty());
+      return new Observation(new ObservedCluster(clusterId, observed(members, pods, target, restartAt, now, null,
+          null, cluster), EtcdView.NOT_ASKED, notAsked), members, Optional.empty());
     }
     EtcdAdmin etcd = null;
     try {
       etcd = dialer.open(cluster, endpoints);
-      EtcdView view = new EtcdView.Reached(etcd.members());
-      return new Observation(new ObservedCluster(clusterId, observed, view), members, Optional.of(etcd));
+      Membership membership = etcd.members();
+      List<ObservedMember> observed = observed(members, pods, target, restartAt, now, etcd, membership, cluster);
+      ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
+      return new Observation(new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth),
+          members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {
         etcd.close();
       }
       EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
-      return new Observation(new ObservedCluster(clusterId, observed, view), members, Optional.empty());
+      return new Observation(new ObservedCluster(clusterId, observed(members, pods, target, restartAt, now, null, null,
+          cluster), view, notAsked), members, Optional.empty());
+    }
+  }
+
+  private List<ObservedMember> observed(List<EtcdMember> members, Map<String, Pod> pods, ObservedClusterSpec target,
+      Optional<Instant> restartAt, Instant now, EtcdAdmin etcd, Membership membership, EtcdCluster cluster) {
+    String uid = cluster.getMetadata().getUid();
+    List<ObservedMember> out = new ArrayList<>();
+    for (EtcdMember m : members) {
+      Pod pod = pods.get(m.getMetadata().getName());
+      Optional<EndpointStatus> endpoint = etcd == null ? Optional.empty() : endpointStatus(m, pod, etcd, membership);
+      out.add(toObserved(m, uid, pod, outdated(m, pod, target, restartAt, now), endpoint));
+    }
+    return out;
+  }
+
+  /** Status of a member whose Pod is ready and which etcd lists; learners answer it too. */
+  private static Optional<EndpointStatus> endpointStatus(EtcdMember m, Pod pod, EtcdAdmin etcd, Membership membership) {
+    boolean listed = membership.byPeerUrl(Names.peerUrl(m)).isPresent();
+    if (pod == null || !MemberPods.ready(pod) || !listed) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(etcd.status(Names.clientUrl(m)));
+    } catch (EtcdException e) {
+      LOG.atDebug().addKeyValue("member", m.getMetadata().getName()).addKeyValue("error", e.getMessage())
+          .log("endpoint status not observed");
+      return Optional.empty();
+    }
+  }
+
+  /** Asked only while spec.auth wants it and status has not latched it: a converged cluster is never probed again. */
+  private static Optional<Boolean> probeAuth(EtcdCluster cluster, EtcdAdmin etcd, boolean formed) {
+    ObservedCluster.AuthView view = authView(cluster, Optional.empty());
+    if (!view.wanted() || view.latched() || !formed) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(etcd.authEnabled());
+    } catch (EtcdException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static ObservedCluster.AuthView authView(EtcdCluster cluster, Optional<Boolean> etcdRequiresAuth) {
+    var auth = cluster.getSpec().getAuth();
+    boolean wanted = auth != null && Boolean.TRUE.equals(auth.getEnabled());
+    boolean latched = Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
+    return new ObservedCluster.AuthView(wanted, latched, etcdRequiresAuth);
+  }
+
+  /**
+   * Why this member's Pod is not what the latched target builds, if it is not. A Pod without a revision (created by
+   * an older operator) counts as built from its EtcdMember's spec.
+   */
+  static Optional<RestartReason> outdated(EtcdMember m, Pod pod, ObservedClusterSpec target,
+      Optional<Instant> restartAt, Instant now) {
+    String initial = m.getSpec().getInitialCluster();
+    if (target == null || initial == null || initial.isEmpty() || Boolean.TRUE.equals(m.getSpec().getDormant())) {
+      return Optional.empty();
+    }
+    Pod live = pod == null || pod.getMetadata().getDeletionTimestamp() != null ? null : pod;
+    String wanted = MemberPods.revision(EtcdMembers.retarget(m, target));
+    String has = Optional.ofNullable(live).map(p -> p.getMetadata().getAnnotations())
+        .map(a -> a.get(EtcdOperatorApi.ANNOTATION_REVISION)).orElseGet(() -> MemberPods.revision(m));
+    if (!wanted.equals(has)) {
+      if (!Objects.equals(m.getSpec().getVersion(), target.getVersion())) {
+        return Optional.of(RestartReason.VERSION_CHANGED);
+      }
+      boolean materialChanged = live != null && !MemberMaterial.fromAnnotations(m.getMetadata().getAnnotations())
+          .equals(MemberMaterial.fromAnnotations(live.getMetadata().getAnnotations()));
+      return Optional.of(materialChanged ? RestartReason.CERTIFICATE_RENEWED : RestartReason.SPEC_CHANGED);
+    }
+    boolean requested = live != null && restartAt.filter(at -> !at.isAfter(now))
+        .map(at -> Instant.parse(live.getMetadata().getCreationTimestamp()).isBefore(at)).orElse(false);
+    return requested ? Optional.of(RestartReason.RESTART_REQUESTED) : Optional.empty();
+  }
+
+  /** The user's "restart now" (an RFC 3339 instant); an unreadable value is named in the log and ignored. */
+  static Optional<Instant> restartAt(EtcdCluster cluster) {
+    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+    String value = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RESTART_AT);
+    if (value == null || value.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(OffsetDateTime.parse(value.strip()).toInstant());
+    } catch (DateTimeParseException e) {
+      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName())
+          .addKeyValue("annotation", EtcdOperatorApi.ANNOTATION_RESTART_AT).addKeyValue("value", value)
+          .log("not an RFC 3339 time such as 2026-11-22T14:00:00Z; ignored");
+      return Optional.empty();
     }
   }
 
@@ -103,8 +227,14 @@ public class ClusterObserver {
   }
 
   static ObservedMember toObserved(EtcdMember m, String clusterUid) {
+    return toObserved(m, clusterUid, null, Optional.empty(), Optional.empty());
+  }
+
+  static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
+      Optional<EndpointStatus> endpoint) {
     var status = m.getStatus();
     String created = m.getMetadata().getCreationTimestamp();
+    boolean memory = MemberPods.memoryBacked(m.getSpec());
     return new ObservedMember(
         m.getMetadata().getName(),
         created == null ? Instant.MAX : Instant.parse(created),
@@ -117,7 +247,12 @@ public class ClusterObserver {
         status != null && Boolean.TRUE.equals(status.getIsVoter()),
         Optional.ofNullable(status == null ? null : status.getMemberID()).filter(s -> !s.isBlank()).map(MemberId::parse),
         Names.peerUrl(m),
-        Owners.controlledBy(m, clusterUid));
+        Owners.controlledBy(m, clusterUid),
+        memory,
+        memory && MemberPods.podLost(m, pod),
+        outdated,
+        endpoint,
+        m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion());
   }
 
   private static boolean hasPod(EtcdMember m) {

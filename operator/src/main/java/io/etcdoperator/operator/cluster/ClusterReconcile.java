@@ -2,41 +2,29 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdClusterStatus;
-import io.etcdoperator.api.v1alpha2.EtcdMember;
-import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
-import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.config.ClusterDomain;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
-import io.etcdoperator.operator.planner.EtcdView;
-import io.etcdoperator.operator.planner.MembershipPlanner;
+import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.ObservedCluster;
-import io.etcdoperator.operator.planner.ObservedMember;
-import io.etcdoperator.operator.planner.Reason;
-import io.etcdoperator.operator.planner.SpecRules;
+import io.etcdoperator.operator.planner.Refusal;
+import io.etcdoperator.operator.planner.Refusals;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.planner.TargetLatch;
-import io.etcdoperator.operator.resources.Labels;
-import io.etcdoperator.operator.resources.Names;
-import io.etcdoperator.operator.status.ClusterHealth;
-import io.etcdoperator.operator.status.Conditions;
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.tls.CertManagerCertificates;
 import io.etcdoperator.operator.tls.CertManagerDiscovery;
 import io.etcdoperator.operator.tls.CertManagerGate;
 import io.etcdoperator.operator.tls.CertManagerObjects;
 import io.etcdoperator.operator.tls.IssuedTlsReconcile;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,11 +41,9 @@ public class ClusterReconcile {
   private final ClusterObserver observer;
   private final StepExecutor executor;
   private final ClusterObjects objects;
-  private final EventRecorder events;
-  private final ClusterMetrics metrics;
+  private final ClusterReport report;
   private final Clock clock;
-  private final MembershipPlanner planner = new MembershipPlanner();
-  private final RootAuth rootAuth;
+  private final ClusterPlanner planner = new ClusterPlanner();
   private final boolean certManagerInstalled;
   private final CertManagerObjects certificates;
   private final IssuedTlsReconcile issuedTls;
@@ -74,10 +60,8 @@ public class ClusterReconcile {
     this.client = client;
     this.observer = new ClusterObserver(client, dialer);
     this.executor = new StepExecutor(client, events);
-    this.rootAuth = new RootAuth(client, events);
     this.objects = new ClusterObjects(client);
-    this.events = events;
-    this.metrics = metrics;
+    this.report = new ClusterReport(client, events, metrics, objects);
     this.clock = clock;
     this.certManagerInstalled = certManagerInstalled;
     this.certificates = new CertManagerObjects(client, events, clusterDomain);
@@ -87,7 +71,7 @@ public class ClusterReconcile {
   public Optional<Duration> reconcile(String namespace, String name) {
     EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get();
     if (cluster == null) {
-      metrics.forget(namespace, name);
+      report.forget(namespace, name);
       return Optional.empty();
     }
     if (cluster.getMetadata().getDeletionTimestamp() != null) {
@@ -99,18 +83,20 @@ public class ClusterReconcile {
     Instant now = clock.instant();
     Optional<CertManagerGate.Blocked> blocked = CertManagerGate.check(cluster, certManagerInstalled);
     if (blocked.isPresent()) {
-      return block(cluster, before, status, blocked.get(), now);
+      report.blocked(cluster, before, blocked.get(), now);
+      return Optional.empty(); // only an operator restart (a new discovery) can change this
     }
-    List<String> invalid = new ArrayList<>(SpecRules.checkSpec(cluster.getSpec()));
+    List<Refusal> refusals = Refusals.of(cluster.getSpec(), status);
     if (status.getObserved() == null || status.getClusterToken() == null) {
-      return firstPass(cluster, before, status, invalid, now);
+      return report.firstPass(cluster, before, refusals, now);
     }
-    invalid.addAll(SpecRules.checkTransition(cluster.getSpec(), status.getObserved()));
+    Refusals.adoptImmutables(cluster.getSpec(), status);
     objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
     try {
       Optional<Duration> tls = tls(cluster, now);
-      try (ClusterObserver.Observation observation = observer.observe(cluster)) {
-        return pass(cluster, before, status, observation, invalid, now).map(d -> earlier(d, tls));
+      try (ClusterObserver.Observation observation = observer.observe(cluster, now)) {
+        Duration next = pass(cluster, before, observation, refusals, now);
+        return Optional.of(tls.filter(t -> t.compareTo(next) < 0).orElse(next));
       }
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
@@ -120,7 +106,7 @@ public class ClusterReconcile {
     }
   }
 
-  /** TLS material comes first: members cannot start, nor the operator dial, without it. */
+  /** TLS material comes first: members cannot start, nor the operator dial, without it. Restarts are the roller's. */
   private Optional<Duration> tls(EtcdCluster cluster, Instant now) {
     if (CertManagerCertificates.usesCertManager(cluster)) {
       certificates.ensure(cluster);
@@ -128,212 +114,55 @@ public class ClusterReconcile {
     return IssuedTlsReconcile.applies(cluster) ? Optional.of(issuedTls.reconcile(cluster, now)) : Optional.empty();
   }
 
-  private static Duration earlier(Duration membership, Optional<Duration> tls) {
-    return tls.filter(t -> t.compareTo(membership) < 0).orElse(membership);
-  }
-
-  /** cert-manager is asked for but absent: say so and touch nothing, not even the Certificate API. */
-  private Optional<Duration> block(EtcdCluster cluster, EtcdClusterStatus before, EtcdClusterStatus status,
-      CertManagerGate.Blocked blocked, Instant now) {
-    boolean already = Conditions.find(before.getConditions(), Conditions.AVAILABLE)
-        .map(c -> blocked.reason().equals(c.getReason())).orElse(false);
-    if (!already) {
-      events.warning(cluster, Reason.CERT_MANAGER_NOT_INSTALLED, blocked.message());
-      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName())
-          .addKeyValue("reason", blocked.reason()).log("cluster blocked");
-    }
-    status.setConditions(Conditions.set(status.getConditions(), Conditions.AVAILABLE, false, blocked.reason(),
-        blocked.message(), cluster.getMetadata().getGeneration(), now));
-    write(cluster, before, status);
-    return Optional.empty(); // only an operator restart (a new discovery) can change this
-  }
-
-  private Optional<Duration> firstPass(EtcdCluster cluster, EtcdClusterStatus before, EtcdClusterStatus status,
-      List<String> invalid, Instant now) {
-    Long generation = cluster.getMetadata().getGeneration();
-    if (!invalid.isEmpty()) {
-      String message = "spec refused, nothing created: " + String.join("; ", invalid);
-      refuseOnce(cluster, before, message);
-      status.setConditions(Conditions.set(status.getConditions(), Conditions.DEGRADED, true,
-          Reason.INVALID_SPEC.reason(), message, generation, now));
-      status.setConditions(Conditions.set(status.getConditions(), Conditions.AVAILABLE, false,
-          Reason.INVALID_SPEC.reason(), message, generation, now));
-      write(cluster, before, status);
-      return Optional.empty();
-    }
-    if (status.getClusterToken() == null) {
-      status.setClusterToken(Names.clusterToken(cluster));
-    }
-    latch(cluster, status, Reason.INITIAL_SNAPSHOT, now);
-    status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));
-    status.setReadyMembers(0);
-    write(cluster, before, status);
-    return Optional.of(StepExecutor.SOON);
-  }
-
-  private Optional<Duration> pass(EtcdCluster cluster, EtcdClusterStatus before, EtcdClusterStatus status,
-      ClusterObserver.Observation observation, List<String> invalid, Instant now) {
+  private Duration pass(EtcdCluster cluster, EtcdClusterStatus before, ClusterObserver.Observation observation,
+      List<Refusal> refusals, Instant now) {
+    EtcdClusterStatus status = cluster.getStatus();
     ObservedCluster observed = observation.cluster();
-    ObservedClusterSpec target = status.getObserved();
-    int desired = target.getReplicas() == null ? 3 : target.getReplicas();
+    int desired = status.getObserved().getReplicas() == null ? 3 : status.getObserved().getReplicas();
     boolean complete = complete(observed, desired);
     Optional<Instant> deadline = Optional.ofNullable(status.getProgressDeadline()).map(Instant::parse);
-    TargetLatch.Decision decision = TargetLatch.decide(cluster.getSpec(), Optional.of(target),
-        observed.clusterId().isPresent(), complete, deadline, now, invalid.isEmpty());
-    if (!invalid.isEmpty()) {
-      refuseOnce(cluster, before, String.join("; ", invalid));
-    }
+    TargetLatch.Decision decision = TargetLatch.decide(cluster.getSpec(), Optional.of(status.getObserved()),
+        observed.clusterId().isPresent(), complete, deadline, now, refusals.isEmpty());
+    report.refuseOnce(cluster, before, refusals);
     if (decision instanceof TargetLatch.Latch l) {
-      latch(cluster, status, l.reason(), now);
-      events.normal(cluster, l.reason(), "new target latched: " + SpecRules.replicas(cluster.getSpec()) + " members, "
-          + "version " + cluster.getSpec().getVersion());
-      write(cluster, before, status);
-      return Optional.of(StepExecutor.SOON);
+      report.latch(cluster, l.reason(), now);
+      report.write(cluster, before);
+      return StepExecutor.SOON;
     }
     Reason exceeded = null;
     Outcome outcome;
-    boolean authStep = false;
     if (decision instanceof TargetLatch.Exceeded e) {
-      exceeded = e.bootstrapFailed() ? Reason.BOOTSTRAP_FAILED : Reason.DEADLINE_EXCEEDED;
-      outcome = StepExecutor.Outcome.of(exceeded, exceeded.description(), StepExecutor.STEADY);
-      if (reasonChanged(before, exceeded)) {
-        events.warning(cluster, exceeded, exceeded.description());
-      }
+      exceeded = e.bootstrapFailed() ? Reason.BOOTSTRAP_FAILED
+          : observed.outdated().isEmpty() ? Reason.DEADLINE_EXCEEDED : Reason.UPGRADE_STALLED;
+      outcome = Outcome.problem(exceeded, exceeded.description(), StepExecutor.STEADY);
     } else {
-      Optional<Outcome> auth = rootAuth.pass(cluster, status, observation.etcd(), complete);
-      if (auth.isPresent()) {
-        outcome = auth.get();
-        authStep = outcome.reason() != Reason.AUTH_ENABLED;
-      } else {
-        Step step = planner.next(observed, desired);
-        LOG.atDebug().addKeyValue("step", step).log("planned");
-        outcome = executor.execute(step, cluster, observation.etcd());
-        if (step instanceof Step.Wait && reasonChanged(before, outcome.reason())) {
-          LOG.atInfo().addKeyValue("reason", outcome.reason().reason()).addKeyValue("detail", outcome.message())
-              .log("waiting before next membership step");
-        }
-      }
-    }
-    if (authStep && reasonChanged(before, outcome.reason())) {
-      events.warning(cluster, outcome.reason(), outcome.message());
+      Step step = planner.next(observed, desired);
+      LOG.atDebug().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("step", step).log("planned");
+      outcome = executor.execute(step, cluster, observation);
     }
     outcome.latch().ifPresent(id -> status.setClusterID(id.hex()));
-    syncVoterMarks(observation);
-    // a pending auth step keeps Progressing=True with its reason, though membership is complete
-    report(cluster, status, observed, desired, complete && !authStep, outcome, invalid, exceeded, now);
-    write(cluster, before, status);
-    return Optional.of(outcome.recheck());
+    if (outcome.authEnabled()) {
+      status.setAuthEnabled(true);
+    }
+    report.members(observation, executor);
+    // enabling auth is the last step of convergence: Progressing stays True with its reason until it latched
+    boolean authPending = observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled());
+    report.pass(cluster, before, observed, desired, complete && !authPending, outcome, refusals, exceeded, now);
+    report.write(cluster, before);
+    return outcome.recheck();
   }
 
-  /** The latched target is reached: count, readiness, formation, and no learner or joiner in flight. */
+  /** The latched target is reached: count, readiness, formation, no learner or joiner in flight, nothing to roll. */
   static boolean complete(ObservedCluster observed, int desired) {
-    List<ObservedMember> running = observed.running();
+    var running = observed.running();
     boolean formedOrPaused = observed.clusterId().isPresent() || desired == 0;
-    boolean noLearners = !(observed.etcd() instanceof EtcdView.Reached r) || r.membership().learners().isEmpty();
+    boolean noLearners = !(observed.etcd() instanceof io.etcdoperator.operator.planner.EtcdView.Reached r)
+        || r.membership().learners().isEmpty();
     return formedOrPaused
         && running.size() == desired
         && running.stream().allMatch(m -> m.ready() && !m.pending())
         && !observed.anyDeleting()
-        && noLearners;
-  }
-
-  private void latch(EtcdCluster cluster, EtcdClusterStatus status, Reason reason, Instant now) {
-    status.setObserved(TargetLatch.snapshot(cluster.getSpec()));
-    int seconds = cluster.getSpec().getProgressDeadlineSeconds() == null ? 600 : cluster.getSpec().getProgressDeadlineSeconds();
-    status.setProgressDeadline(now.plusSeconds(seconds).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
-    status.setConditions(Conditions.set(status.getConditions(), Conditions.PROGRESSING, true, reason.reason(),
-        reason.description(), cluster.getMetadata().getGeneration(), now));
-    LOG.atInfo().addKeyValue("reason", reason.reason()).addKeyValue("replicas", status.getObserved().getReplicas())
-        .log("target latched");
-  }
-
-  private void report(EtcdCluster cluster, EtcdClusterStatus status, ObservedCluster observed, int desired,
-      boolean complete, Outcome outcome, List<String> invalid, Reason exceeded, Instant now) {
-    ClusterHealth.Report health = ClusterHealth.assess(observed, desired, complete, outcome.reason(), outcome.message(),
-        invalid, exceeded);
-    Long generation = cluster.getMetadata().getGeneration();
-    List<Condition> conditions = status.getConditions();
-    conditions = set(conditions, Conditions.AVAILABLE, health.available(), generation, now);
-    conditions = set(conditions, Conditions.PROGRESSING, health.progressing(), generation, now);
-    conditions = set(conditions, Conditions.DEGRADED, health.degraded(), generation, now);
-    status.setConditions(conditions);
-    status.setReadyMembers(health.ready());
-    status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));
-    status.setBrokenMembers(0);
-    status.setObservedGeneration(generation);
-    boolean paused = health.progressing().reason() == Reason.PAUSED;
-    if (complete || paused) {
-      status.setProgressDeadline(null);
-    }
-    if (observed.clusterId().isPresent() || status.getClusterID() != null) {
-      objects.ensureDisruptionBudget(cluster, health.voters(), desired, status.getObserved().getAdditionalMetadata());
-    }
-    metrics.record(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(),
-        new ClusterMetrics.Counts(observed.running().size(), health.voters(), health.learners(), health.ready()));
-  }
-
-  private static List<Condition> set(List<Condition> conditions, String type, ClusterHealth.Verdict v, Long generation,
-      Instant now) {
-    return Conditions.set(conditions, type, v.status(), v.reason().reason(), v.message(), generation, now);
-  }
-
-  /** status.isVoter follows etcd's member list, so the next dial and the voter-only PDB see promotions at once. */
-  private void syncVoterMarks(ClusterObserver.Observation observation) {
-    if (!(observation.cluster().etcd() instanceof EtcdView.Reached reached)) {
-      return;
-    }
-    Membership membership = reached.membership();
-    for (EtcdMember m : observation.members()) {
-      if (m.getMetadata().getDeletionTimestamp() != null || Boolean.TRUE.equals(m.getSpec().getDormant())) {
-        continue;
-      }
-      var entry = membership.byPeerUrl(Names.peerUrl(m)).or(() -> membership.byName(m.getMetadata().getName()));
-      if (entry.isEmpty()) {
-        continue;
-      }
-      boolean voter = !entry.get().learner();
-      boolean marked = m.getStatus() != null && Boolean.TRUE.equals(m.getStatus().getIsVoter());
-      if (voter != marked) {
-        executor.patchStatus(m, Map.of("isVoter", voter));
-      }
-    }
-  }
-
-  private void refuseOnce(EtcdCluster cluster, EtcdClusterStatus before, String message) {
-    boolean already = Conditions.find(before.getConditions(), Conditions.DEGRADED)
-        .map(c -> Reason.INVALID_SPEC.reason().equals(c.getReason()) && message.equals(c.getMessage())
-            || (c.getMessage() != null && c.getMessage().endsWith(message)))
-        .orElse(false);
-    if (!already) {
-      events.warning(cluster, Reason.INVALID_SPEC, message);
-      LOG.atWarn().addKeyValue("reason", Reason.INVALID_SPEC.reason()).addKeyValue("violations", message)
-          .log("spec change refused");
-    }
-  }
-
-  private static boolean reasonChanged(EtcdClusterStatus before, Reason reason) {
-    return !Conditions.find(before.getConditions(), Conditions.PROGRESSING)
-        .map(c -> reason.reason().equals(c.getReason())).orElse(false);
-  }
-
-  /** Optimistic write: a stale copy gets 409 and the pass is simply re-run, so a latch is never lost. */
-  private void write(EtcdCluster cluster, EtcdClusterStatus before, EtcdClusterStatus after) {
-    if (sameStatus(before, after)) {
-      return;
-    }
-    client.resources(EtcdCluster.class).inNamespace(cluster.getMetadata().getNamespace()).resource(cluster).updateStatus();
-  }
-
-  private static boolean sameStatus(EtcdClusterStatus a, EtcdClusterStatus b) {
-    return Objects.equals(a.getReadyMembers(), b.getReadyMembers())
-        && Objects.equals(a.getSelector(), b.getSelector())
-        && Objects.equals(a.getBrokenMembers(), b.getBrokenMembers())
-        && Objects.equals(a.getClusterID(), b.getClusterID())
-        && Objects.equals(a.getClusterToken(), b.getClusterToken())
-        && Objects.equals(a.getAuthEnabled(), b.getAuthEnabled())
-        && Objects.equals(a.getObserved(), b.getObserved())
-        && Objects.equals(a.getProgressDeadline(), b.getProgressDeadline())
-        && Objects.equals(a.getObservedGeneration(), b.getObservedGeneration())
-        && Conditions.sameMeaning(a.getConditions(), b.getConditions());
+        && noLearners
+        && observed.outdated().isEmpty();
   }
 }

@@ -6,10 +6,11 @@ import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.operator.events.EventRecorder;
-import io.etcdoperator.operator.planner.Reason;
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.Labels;
+import io.etcdoperator.operator.resources.Names;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -26,24 +27,34 @@ public class StepExecutor {
   static final Duration SOON = Duration.ofSeconds(1);
   static final Duration STEADY = Duration.ofSeconds(30);
 
-  /** What happened: the reason to report, a message, when to look again, and a cluster id to latch. */
-  public record Outcome(Reason reason, String message, Duration recheck, Optional<ClusterId> latch) {
+  /**
+   * What happened: the reason to report, a message, when to look again, a cluster id to latch, whether auth is now
+   * on, and whether it is a problem worth a warning event when it first shows.
+   */
+  public record Outcome(Reason reason, String message, Duration recheck, Optional<ClusterId> latch,
+      boolean authEnabled, boolean warning) {
     static Outcome of(Reason reason, String message, Duration recheck) {
-      return new Outcome(reason, message, recheck, Optional.empty());
+      return new Outcome(reason, message, recheck, Optional.empty(), false, false);
+    }
+
+    static Outcome problem(Reason reason, String message, Duration recheck) {
+      return new Outcome(reason, message, recheck, Optional.empty(), false, true);
     }
   }
 
   private final KubernetesClient client;
   private final EventRecorder events;
+  private final RootAuth rootAuth;
 
   public StepExecutor(KubernetesClient client, EventRecorder events) {
     this.client = client;
     this.events = events;
+    this.rootAuth = new RootAuth(client, events);
   }
 
-  public Outcome execute(Step step, EtcdCluster cluster, Optional<EtcdAdmin> etcd) {
+  public Outcome execute(Step step, EtcdCluster cluster, ClusterObserver.Observation observation) {
     try {
-      return perform(step, cluster, etcd);
+      return perform(step, cluster, observation);
     } catch (EtcdException e) {
       // etcd refuses membership changes for ~5s after a join ("unhealthy cluster"); look again soon, change nothing
       LOG.atInfo().addKeyValue("step", step.getClass().getSimpleName()).addKeyValue("error", e.getMessage())
@@ -53,7 +64,8 @@ public class StepExecutor {
     }
   }
 
-  private Outcome perform(Step step, EtcdCluster cluster, Optional<EtcdAdmin> etcd) {
+  private Outcome perform(Step step, EtcdCluster cluster, ClusterObserver.Observation observation) {
+    Optional<EtcdAdmin> etcd = observation.etcd();
     return switch (step) {
       case Step.CreateSeed s -> {
         EtcdMember seed = create(cluster, true);
@@ -67,7 +79,7 @@ public class StepExecutor {
       case Step.LatchClusterId s -> {
         events.normal(cluster, s.reason(), "etcd cluster " + s.clusterId() + " discovered");
         LOG.atInfo().addKeyValue("clusterID", s.clusterId()).log("etcd cluster discovered");
-        yield new Outcome(s.reason(), "etcd cluster " + s.clusterId() + " discovered", SOON, Optional.of(s.clusterId()));
+        yield new Outcome(s.reason(), "etcd cluster " + s.clusterId() + " discovered", SOON, Optional.of(s.clusterId()), false, false);
       }
       case Step.CreateMember s -> {
         EtcdMember m = create(cluster, false);
@@ -92,9 +104,53 @@ public class StepExecutor {
         patchSpec(cluster, s.member(), Map.of("dormant", false));
         yield changed(cluster, s.reason(), "waking dormant member " + s.member());
       }
+      case Step.RestartMember s -> restart(cluster, s, observation);
+      case Step.ReplaceMember s -> {
+        EtcdMember m = create(cluster, false);
+        yield changed(cluster, s.reason(), "created member " + name(m) + " to replace " + s.replaces() + " ("
+            + s.why().reason() + "); it joins as a learner before " + s.replaces() + " is removed");
+      }
+      case Step.RetireMember s -> {
+        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
+        yield changed(cluster, s.reason(), "deleting replaced member " + s.member() + " (" + s.why().reason()
+            + "); its finalizer removes it from etcd");
+      }
+      case Step.RemoveLostMember s -> {
+        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
+        String message = "memory-backed member " + s.member() + " lost its Pod and with it its data; deleting it so a "
+            + "new member replaces it";
+        events.warning(cluster, s.reason(), message);
+        LOG.atWarn().addKeyValue("member", s.member()).addKeyValue("reason", s.reason().reason()).log(message);
+        yield Outcome.of(s.reason(), message, SOON);
+      }
+      case Step.MoveLeader s -> moveLeader(cluster, s, observation);
+      case Step.LatchAuth s -> rootAuth.latch(cluster, "etcd already requires authentication; dialing as root from now on");
+      case Step.EnableAuth s -> rootAuth.enable(cluster, etcd.orElseThrow());
       case Step.Wait w -> Outcome.of(w.reason(), w.detail(), w.recheck());
       case Step.Converged c -> Outcome.of(c.reason(), c.reason().description(), STEADY);
     };
+  }
+
+  /** The EtcdMember takes the latched target (optimistic update), then its Pod goes; the member controller rebuilds it. */
+  private Outcome restart(EtcdCluster cluster, Step.RestartMember s, ClusterObserver.Observation observation) {
+    EtcdMember member = observation.member(s.member()).orElseThrow();
+    String from = member.getSpec().getVersion();
+    EtcdMember wanted = EtcdMembers.retarget(member, cluster.getStatus().getObserved());
+    if (!client.getKubernetesSerialization().asJson(member.getSpec())
+        .equals(client.getKubernetesSerialization().asJson(wanted.getSpec()))) {
+      client.resource(wanted).update();
+    }
+    client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
+    String versions = from.equals(wanted.getSpec().getVersion()) ? "" : ", " + from + " -> " + wanted.getSpec().getVersion();
+    return changed(cluster, s.reason(), "restarting member " + s.member() + " (" + s.why().reason() + versions
+        + "); same member id and data");
+  }
+
+  private Outcome moveLeader(EtcdCluster cluster, Step.MoveLeader s, ClusterObserver.Observation observation) {
+    EtcdMember leader = observation.member(s.leader()).orElseThrow();
+    observation.etcd().orElseThrow().moveLeader(Names.clientUrl(leader), s.transfereeId());
+    return changed(cluster, s.reason(), "moved leadership from " + s.leader() + " to " + s.transferee() + " ("
+        + s.transfereeId() + ") before " + s.leader() + " restarts or leaves");
   }
 
   private Outcome addLearner(EtcdCluster cluster, Step.AddLearner s, EtcdAdmin etcd) {

@@ -12,7 +12,7 @@ import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
-import io.etcdoperator.operator.planner.Reason;
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.AgentContainers;
 import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.Labels;
@@ -32,7 +32,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +42,8 @@ public class MemberReconcile {
   private static final Logger LOG = LoggerFactory.getLogger(MemberReconcile.class);
   static final Duration STEADY = Duration.ofSeconds(30);
   static final Duration SOON = Duration.ofSeconds(5);
+  static final String LOST = "memory-backed member lost its Pod and data; waiting for the cluster to replace it";
+  static final String VERSION_DRIFTED = "VersionDrifted";
 
   /** The result of the finalizer: done (finalizer may go) or try again later. */
   public record Cleanup(boolean done, String detail) {}
@@ -79,13 +80,9 @@ public class MemberReconcile {
       return park(member);
     }
     Pod pod = pod(member);
-    if (MemberPods.memoryBacked(member.getSpec()) && memoryPodLost(member, pod)) {
-      events.warning(member, Reason.MEMBERS_UNHEALTHY,
-          "memory-backed member's Pod is gone with its data; deleting the member for replacement");
-      LOG.atWarn().addKeyValue("member", member.getMetadata().getName())
-          .log("memory-backed member's pod is gone; deleting member for replacement");
-      client.resource(member).delete();
-      return Optional.empty();
+    if (MemberPods.memoryBacked(member.getSpec()) && MemberPods.podLost(member, pod)) {
+      // its data went with the Pod; the cluster planner removes and replaces it, a new Pod must never start
+      return report(member, null, Optional.of(LOST));
     }
     if (!MemberPods.memoryBacked(member.getSpec())) {
       Optional<String> problem = ensurePvc(member);
@@ -163,14 +160,6 @@ public class MemberReconcile {
     return Optional.of(STEADY);
   }
 
-  private boolean memoryPodLost(EtcdMember member, Pod pod) {
-    String recorded = member.getStatus() == null ? null : member.getStatus().getPodUID();
-    if (recorded == null || recorded.isEmpty()) {
-      return false;
-    }
-    return pod == null || !recorded.equals(pod.getMetadata().getUid());
-  }
-
   private Optional<String> ensurePvc(EtcdMember member) {
     String name = Names.dataPvc(member.getMetadata().getName());
     var ref = client.persistentVolumeClaims().inNamespace(member.getMetadata().getNamespace()).withName(name);
@@ -219,12 +208,17 @@ public class MemberReconcile {
     if (pod != null) {
       status.setPodName(pod.getMetadata().getName());
       status.setPodUID(pod.getMetadata().getUid());
+    } else if (blocked.filter(LOST::equals).isPresent()) {
+      status.setPodName(null);
     }
     String ready;
     String message;
     boolean isReady = false;
     Optional<RestoreProgress> restoring = pod == null ? Optional.empty() : RestoreProgress.of(pod);
-    if (blocked.isPresent()) {
+    if (blocked.filter(LOST::equals).isPresent()) {
+      ready = Reason.MEMBER_LOST.reason();
+      message = blocked.get();
+    } else if (blocked.isPresent()) {
       ready = "Blocked";
       message = blocked.get();
     } else if (restoring.isPresent()) {
@@ -234,7 +228,7 @@ public class MemberReconcile {
       if (restore.failed()) {
         warnOnce(member, restore);
       }
-    } else if (pod == null || !podReady(pod)) {
+    } else if (pod == null || !MemberPods.ready(pod)) {
       ready = "PodNotReady";
       message = "pod phase: " + (pod == null || pod.getStatus() == null ? "Pending" : pod.getStatus().getPhase());
     } else if (status.getMemberID() == null) {
@@ -249,8 +243,23 @@ public class MemberReconcile {
     }
     status.setConditions(Conditions.set(status.getConditions(), Conditions.READY, isReady, ready, message,
         member.getMetadata().getGeneration(), clock.instant()));
+    versionDrift(member, status);
     writeStatus(member, status);
     return Optional.of(isReady ? STEADY : SOON);
+  }
+
+  /** Informational: what the member runs (the cluster pass records it) against what its spec asks for. */
+  private void versionDrift(EtcdMember member, EtcdMemberStatus status) {
+    String running = status.getVersion();
+    String wanted = member.getSpec().getVersion();
+    if (running == null || running.isEmpty() || wanted == null) {
+      return;
+    }
+    boolean drifted = !running.equals(wanted);
+    status.setConditions(Conditions.set(status.getConditions(), VERSION_DRIFTED, drifted,
+        drifted ? "VersionMismatch" : "VersionMatched",
+        drifted ? "running etcd " + running + ", spec.version is " + wanted : "running etcd " + running,
+        member.getMetadata().getGeneration(), clock.instant()));
   }
 
   private void warnOnce(EtcdMember member, RestoreProgress restore) {
@@ -360,31 +369,18 @@ public class MemberReconcile {
     return client.pods().inNamespace(member.getMetadata().getNamespace()).withName(member.getMetadata().getName()).get();
   }
 
-  static boolean podReady(Pod pod) {
-    return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
-        && pod.getStatus().getConditions() != null
-        && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
   private EtcdMemberStatus copy(EtcdMemberStatus status) {
     return status == null ? new EtcdMemberStatus() : client.getKubernetesSerialization().clone(status);
   }
 
-  /** Writes the status with the resourceVersion read, so a concurrent isVoter change by the cluster controller is never lost. */
+  /** Writes the whole status when it changed, with the resourceVersion read: a concurrent isVoter write makes it 409. */
   private void writeStatus(EtcdMember member, EtcdMemberStatus status) {
     EtcdMemberStatus before = member.getStatus() == null ? new EtcdMemberStatus() : member.getStatus();
-    if (Objects.equals(before.getMemberID(), status.getMemberID())
-        && Objects.equals(before.getPodName(), status.getPodName())
-        && Objects.equals(before.getPodUID(), status.getPodUID())
-        && Objects.equals(before.getPvcName(), status.getPvcName())
-        && Objects.equals(before.getReplicas(), status.getReplicas())
-        && Objects.equals(before.getSelector(), status.getSelector())
-        && Objects.equals(before.getVersion(), status.getVersion())
-        && Objects.equals(before.getObservedGeneration(), status.getObservedGeneration())
-        && Conditions.sameMeaning(before.getConditions(), status.getConditions())) {
+    var json = client.getKubernetesSerialization();
+    if (json.asJson(before).equals(json.asJson(status))) {
       return;
     }
     member.setStatus(status);
-    client.resource(member).updateStatus(); // optimistic: a concurrent isVoter write makes this 409 and the pass re-runs
+    client.resource(member).updateStatus();
   }
 }

@@ -2,7 +2,7 @@ package io.etcdoperator.operator.member;
 
 import io.etcdoperator.api.v1alpha2.RestoreSpec;
 import io.etcdoperator.api.v1alpha2.SnapshotLocation;
-import io.etcdoperator.operator.planner.Reason;
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.AgentContainers;
 import io.etcdoperator.operator.snapshot.AgentReport;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.planner;
 
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.etcd.Membership;
 
 /** What etcd told the observer this pass. */

@@ -39,7 +39,7 @@ public final class InitialCluster {
     if (member.started()) {
       return member.name();
     }
-    return MembershipPlanner.ownerOf(member, observed)
+    return ClusterPlanner.ownerOf(member, observed)
         .map(ObservedMember::name)
         .orElseGet(() -> member.peerUrls().get(0).getHost().split("\\.")[0]);
   }

@@ -5,8 +5,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** An immutable picture of one EtcdCluster for one pass: its latched cluster id, its EtcdMembers and etcd's view. */
-public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd) {
+/**
+ * An immutable picture of one EtcdCluster for one pass: its latched cluster id, its EtcdMembers, etcd's view and
+ * what authentication wants and has.
+ */
+public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
+    AuthView auth) {
+
+  /** What spec.auth asks for, what status latched, and (probed only when it matters) whether etcd requires auth. */
+  public record AuthView(boolean wanted, boolean latched, Optional<Boolean> etcdRequiresAuth) {
+    public static final AuthView NOT_WANTED = new AuthView(false, false, Optional.empty());
+  }
 
   /** Newest first: the order in which scale-down picks victims (creation time, then name, both descending). */
   public static final Comparator<ObservedMember> NEWEST_FIRST =
@@ -14,6 +23,10 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
 
   public ObservedCluster {
     members = List.copyOf(members);
+  }
+
+  public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd) {
+    this(clusterId, members, etcd, AuthView.NOT_WANTED);
   }
 
   public List<ObservedMember> running() {
@@ -42,5 +55,17 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
 
   public Optional<ObservedMember> byName(String name) {
     return members.stream().filter(m -> m.name().equals(name)).findFirst();
+  }
+
+  /** Running members whose Pod is not what the latched target builds. */
+  public List<ObservedMember> outdated() {
+    return running().stream().filter(m -> m.outdated().isPresent()).toList();
+  }
+
+  /** The lowest etcd version a running voter reported this pass: what the cluster as a whole speaks. */
+  public Optional<VersionPolicy.EtcdVersion> lowestRunningVersion() {
+    return running().stream().flatMap(m -> m.endpoint().stream()).filter(s -> !s.learner())
+        .flatMap(s -> VersionPolicy.EtcdVersion.parse(s.version()).stream())
+        .min(Comparator.naturalOrder());
   }
 }

@@ -1,6 +1,8 @@
 package io.etcdoperator.operator.planner;
 
+import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.operator.reason.RestartReason;
 import java.net.URI;
 import java.time.Instant;
 import java.util.Optional;
@@ -12,6 +14,11 @@ import java.util.Optional;
  * @param ready the member's Ready condition: Pod ready and etcd member id known
  * @param voterMark status.isVoter, the operator's last record of etcd's view (used to pick dial endpoints)
  * @param controlled whether the EtcdMember is controlled by this cluster's UID
+ * @param memory whether its data lives on tmpfs (a restart loses it)
+ * @param podLost a memory member whose Pod is gone or was replaced: its data is gone with it
+ * @param outdated why its Pod differs from what the latched target builds, if it does
+ * @param endpoint etcd's Maintenance Status of its client URL, when it answered this pass
+ * @param specVersion the etcd version its EtcdMember asks for
  */
 public record ObservedMember(
     String name,
@@ -25,9 +32,30 @@ public record ObservedMember(
     boolean voterMark,
     Optional<MemberId> memberId,
     URI peerUrl,
-    boolean controlled) {
+    boolean controlled,
+    boolean memory,
+    boolean podLost,
+    Optional<RestartReason> outdated,
+    Optional<EndpointStatus> endpoint,
+    String specVersion) {
+
+  /** A PVC member on the latched target, with nothing observed from etcd. */
+  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant, boolean deleting,
+      boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl, boolean controlled) {
+    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
+        false, false, Optional.empty(), Optional.empty(), "");
+  }
 
   public boolean running() {
     return !deleting && !dormant;
+  }
+
+  /** Ready, and (when etcd answered) running the version its spec asks for: a rolled member has settled. */
+  public boolean settled() {
+    return ready && endpoint.map(s -> s.version().equals(specVersion) || specVersion.isEmpty()).orElse(true);
+  }
+
+  public boolean isLeader() {
+    return endpoint.map(EndpointStatus::isLeader).orElse(false);
   }
 }

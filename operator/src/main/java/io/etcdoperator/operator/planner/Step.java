@@ -1,5 +1,7 @@
 package io.etcdoperator.operator.planner;
 
+import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.MemberId;
 import java.net.URI;
@@ -84,6 +86,55 @@ public sealed interface Step {
   record Wake(String member) implements Step {
     public Reason reason() {
       return Reason.WAKING_DORMANT;
+    }
+  }
+
+  /** Restart a PVC member on the latched spec: its EtcdMember takes the target, its Pod is deleted and rebuilt. */
+  record RestartMember(String member, RestartReason why) implements Step {
+    public Reason reason() {
+      return Reason.MEMBER_ROLLING;
+    }
+  }
+
+  /** Create a new member on the latched spec that will take an outdated memory member's place (learner first). */
+  record ReplaceMember(String replaces, RestartReason why) implements Step {
+    public Reason reason() {
+      return Reason.MEMBER_REPLACING;
+    }
+  }
+
+  /** Delete an outdated memory member once its replacement is a ready voter (or it is down anyway). */
+  record RetireMember(String member, RestartReason why) implements Step {
+    public Reason reason() {
+      return Reason.MEMBER_REPLACING;
+    }
+  }
+
+  /** A memory member lost its Pod and data: delete it (MemberRemove through its finalizer); scale-up replaces it. */
+  record RemoveLostMember(String member) implements Step {
+    public Reason reason() {
+      return Reason.MEMBER_LOST;
+    }
+  }
+
+  /** MoveLeader from the leader to an up-to-date voter, so the leader is never restarted or removed while leading. */
+  record MoveLeader(String leader, String transferee, MemberId transfereeId) implements Step {
+    public Reason reason() {
+      return Reason.LEADER_MOVED;
+    }
+  }
+
+  /** etcd already requires authentication (a crash after AuthEnable, a restored snapshot): latch status.authEnabled. */
+  record LatchAuth() implements Step {
+    public Reason reason() {
+      return Reason.AUTH_ENABLED;
+    }
+  }
+
+  /** The cluster converged: create user root with the Secret's password, grant role root, AuthEnable. */
+  record EnableAuth() implements Step {
+    public Reason reason() {
+      return Reason.AUTH_ENABLED;
     }
   }
 

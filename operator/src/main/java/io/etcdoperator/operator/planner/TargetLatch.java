@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.planner;
 
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.api.v1alpha2.StorageSpec;
@@ -65,6 +66,24 @@ public final class TargetLatch {
     o.setTls(spec.getTls());
     o.setAuth(spec.getAuth());
     o.setBootstrap(spec.getBootstrap());
+    return o;
+  }
+
+  /** A field-by-field copy (the nested objects are shared: callers replace fields, never edit them). */
+  static ObservedClusterSpec copy(ObservedClusterSpec s) {
+    ObservedClusterSpec o = new ObservedClusterSpec();
+    o.setReplicas(s.getReplicas());
+    o.setVersion(s.getVersion());
+    o.setStorage(s.getStorage());
+    o.setResources(s.getResources());
+    o.setAdditionalMetadata(s.getAdditionalMetadata());
+    o.setAffinity(s.getAffinity());
+    o.setTopologySpreadConstraints(s.getTopologySpreadConstraints());
+    o.setOptions(s.getOptions());
+    o.setImagePullSecrets(s.getImagePullSecrets());
+    o.setTls(s.getTls());
+    o.setAuth(s.getAuth());
+    o.setBootstrap(s.getBootstrap());
     return o;
   }
 

@@ -12,12 +12,21 @@ public final class EtcdMembers {
 
   private EtcdMembers() {}
 
-  /** A member with an empty initial cluster: no Pod starts until etcd has been told about it. */
-  public static EtcdMember pending(EtcdCluster cluster, boolean seed) {
-    ObservedClusterSpec target = cluster.getStatus().getObserved();
-    String name = cluster.getMetadata().getName();
-    EtcdMemberSpec spec = new EtcdMemberSpec();
-    spec.setClusterName(name);
+  /**
+   * The member as the latched target wants it: the rollable fields taken from the target, identity, bootstrap, initial
+   * cluster and TLS kept. A copy; the input is not changed.
+   */
+  public static EtcdMember retarget(EtcdMember member, ObservedClusterSpec target) {
+    EtcdMember copy = new EtcdMember();
+    copy.setMetadata(member.getMetadata());
+    copy.setStatus(member.getStatus());
+    EtcdMemberSpec spec = shallowCopy(member.getSpec());
+    copyTarget(target, spec);
+    copy.setSpec(spec);
+    return copy;
+  }
+
+  private static void copyTarget(ObservedClusterSpec target, EtcdMemberSpec spec) {
     spec.setVersion(target.getVersion());
     spec.setStorage(target.getStorage());
     spec.setResources(target.getResources());
@@ -26,6 +35,36 @@ public final class EtcdMembers {
     spec.setTopologySpreadConstraints(target.getTopologySpreadConstraints());
     spec.setOptions(target.getOptions());
     spec.setImagePullSecrets(target.getImagePullSecrets());
+  }
+
+  private static EtcdMemberSpec shallowCopy(EtcdMemberSpec s) {
+    EtcdMemberSpec c = new EtcdMemberSpec();
+    c.setClusterName(s.getClusterName());
+    c.setVersion(s.getVersion());
+    c.setStorage(s.getStorage());
+    c.setResources(s.getResources());
+    c.setAdditionalMetadata(s.getAdditionalMetadata());
+    c.setAffinity(s.getAffinity());
+    c.setTopologySpreadConstraints(s.getTopologySpreadConstraints());
+    c.setOptions(s.getOptions());
+    c.setImagePullSecrets(s.getImagePullSecrets());
+    c.setBootstrap(s.getBootstrap());
+    c.setInitialCluster(s.getInitialCluster());
+    c.setClusterToken(s.getClusterToken());
+    c.setReplicas(s.getReplicas());
+    c.setDormant(s.getDormant());
+    c.setTls(s.getTls());
+    c.setRestore(s.getRestore());
+    return c;
+  }
+
+  /** A member with an empty initial cluster: no Pod starts until etcd has been told about it. */
+  public static EtcdMember pending(EtcdCluster cluster, boolean seed) {
+    ObservedClusterSpec target = cluster.getStatus().getObserved();
+    String name = cluster.getMetadata().getName();
+    EtcdMemberSpec spec = new EtcdMemberSpec();
+    spec.setClusterName(name);
+    copyTarget(target, spec);
     spec.setBootstrap(seed);
     spec.setInitialCluster("");
     spec.setClusterToken(cluster.getStatus().getClusterToken());

@@ -45,6 +45,23 @@ public final class MemberPods {
 
   /** As above; a seed restoring a snapshot also gets the agent's restore init container (see {@link AgentContainers}). */
   public static Pod build(EtcdMember member, String image, boolean existingCluster, Optional<AgentImage> agent) {
+    Pod pod = template(member, image, existingCluster, agent);
+    pod.getMetadata().getAnnotations().put(EtcdOperatorApi.ANNOTATION_REVISION, revision(member));
+    return pod;
+  }
+
+  /**
+   * The hash of what this member's Pod is built from, over the form a restart builds (existing cluster, no restore,
+   * a placeholder image per version, no role label): it changes only when a restart would start something else.
+   */
+  public static String revision(EtcdMember member) {
+    Pod canonical = template(member, "etcd:v" + member.getSpec().getVersion(), true, Optional.empty());
+    canonical.getMetadata().getLabels().remove(EtcdOperatorApi.LABEL_ROLE);
+    return Revision.of(canonical.getMetadata().getLabels(), canonical.getMetadata().getAnnotations(),
+        canonical.getSpec());
+  }
+
+  private static Pod template(EtcdMember member, String image, boolean existingCluster, Optional<AgentImage> agent) {
     EtcdMemberSpec spec = member.getSpec();
     String name = member.getMetadata().getName();
     Map<String, String> labels = new LinkedHashMap<>(Labels.member(spec.getClusterName(), name));
@@ -55,8 +72,8 @@ public final class MemberPods {
         .withNewMetadata()
         .withName(name)
         .withNamespace(member.getMetadata().getNamespace())
-        .withLabels(Labels.withUserLabels(labels, spec.getAdditionalMetadata()))
-        .withAnnotations(Labels.withUserAnnotations(tlsMaterial(member), spec.getAdditionalMetadata()))
+        .withLabels(new LinkedHashMap<>(Labels.withUserLabels(labels, spec.getAdditionalMetadata())))
+        .withAnnotations(new LinkedHashMap<>(Labels.withUserAnnotations(tlsMaterial(member), spec.getAdditionalMetadata())))
         .withOwnerReferences(Owners.controller(member))
         .endMetadata()
         .withNewSpec()
@@ -104,6 +121,25 @@ public final class MemberPods {
   static Map<String, String> tlsMaterial(EtcdMember member) {
     return MemberMaterial.fromAnnotations(member.getMetadata().getAnnotations()).map(MemberMaterial::annotations)
         .orElse(Map.of());
+  }
+
+  /**
+   * A Pod this member ran is gone or was replaced: for a memory member that means its data is gone too. A member
+   * that never had a Pod recorded has lost nothing.
+   */
+  public static boolean podLost(EtcdMember member, Pod pod) {
+    String recorded = member.getStatus() == null ? null : member.getStatus().getPodUID();
+    if (recorded == null || recorded.isEmpty()) {
+      return false;
+    }
+    return pod == null || !recorded.equals(pod.getMetadata().getUid());
+  }
+
+  /** The kubelet's Ready condition, and not terminating. */
+  public static boolean ready(Pod pod) {
+    return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
+        && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   public static boolean memoryBacked(EtcdMemberSpec spec) {

@@ -2,11 +2,12 @@ package io.etcdoperator.operator.status;
 
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.EtcdView;
-import io.etcdoperator.operator.planner.MembershipPlanner;
+import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.planner.Quorum;
-import io.etcdoperator.operator.planner.Reason;
+import io.etcdoperator.operator.planner.Refusal;
+import io.etcdoperator.operator.reason.Reason;
 import java.util.List;
 
 /** Decides the Available / Degraded / Progressing conditions of a cluster from one pass. Pure. */
@@ -20,11 +21,11 @@ public final class ClusterHealth {
 
   /**
    * @param step the reason and message of what this pass did or waits for
-   * @param invalidSpec refusals of the current spec (empty when valid)
+   * @param refusals what the operator refuses to carry out of the current spec (empty when it carries it all out)
    * @param exceeded the progress deadline passed ({@code BOOTSTRAP_FAILED} or {@code DEADLINE_EXCEEDED}), or null
    */
   public static Report assess(ObservedCluster observed, int desired, boolean complete, Reason step, String stepMessage,
-      List<String> invalidSpec, Reason exceeded) {
+      List<Refusal> refusals, Reason exceeded) {
     List<ObservedMember> running = observed.running();
     int ready = observed.readyRunning();
     boolean paused = desired == 0 && running.isEmpty();
@@ -32,16 +33,14 @@ public final class ClusterHealth {
     Membership membership = observed.etcd() instanceof EtcdView.Reached r ? r.membership() : null;
     int voters = membership != null ? membership.voters().size() : (int) running.stream().filter(ObservedMember::voterMark).count();
     int learners = membership != null ? membership.learners().size() : 0;
-    int readyVoters = membership == null ? ready : MembershipPlanner.readyVoters(observed, membership);
+    int readyVoters = membership == null ? ready : ClusterPlanner.readyVoters(observed, membership);
     String counts = ready + "/" + desired + " members ready";
 
     Verdict available;
     if (paused) {
       available = new Verdict(false, Reason.PAUSED, pausedMessage(observed, formed));
-    } else if (exceeded != null) {
-      available = new Verdict(false, exceeded, exceeded == Reason.BOOTSTRAP_FAILED
-          ? "could not bootstrap a " + desired + "-member cluster within the progress deadline"
-          : "could not reach the target of " + desired + " members within the progress deadline; " + counts);
+    } else if (exceeded != null && exceeded != Reason.UPGRADE_STALLED) { // a stalled upgrade keeps quorum
+      available = new Verdict(false, exceeded, exceededMessage(exceeded, desired, counts));
     } else if (observed.etcd() instanceof EtcdView.Unreachable u) {
       available = new Verdict(false, u.reason(), u.detail());
     } else if (!formed) {
@@ -55,8 +54,9 @@ public final class ClusterHealth {
 
     Verdict degraded;
     long unhealthy = running.stream().filter(m -> m.memberId().isPresent() && !m.ready()).count();
-    if (!invalidSpec.isEmpty()) {
-      degraded = new Verdict(true, Reason.INVALID_SPEC, "spec change refused, target kept: " + String.join("; ", invalidSpec));
+    if (!refusals.isEmpty()) {
+      degraded = new Verdict(true, refusals.getFirst().reason(), "spec change refused, target kept: "
+          + String.join("; ", refusals.stream().map(Refusal::message).toList()));
     } else if (available.reason() == Reason.AUTH_REQUIRED_NOT_CONFIGURED
         || available.reason() == Reason.AUTH_CREDENTIALS_REJECTED) {
       degraded = new Verdict(true, available.reason(), available.message());
@@ -64,6 +64,8 @@ public final class ClusterHealth {
       degraded = new Verdict(false, Reason.PAUSED, available.message());
     } else if (available.reason() == Reason.QUORUM_LOST) {
       degraded = new Verdict(true, Reason.QUORUM_LOST, available.message());
+    } else if (exceeded == Reason.UPGRADE_STALLED) {
+      degraded = new Verdict(true, exceeded, exceededMessage(exceeded, desired, counts));
     } else if (unhealthy > 0) {
       degraded = new Verdict(true, Reason.MEMBERS_UNHEALTHY, unhealthy + " member(s) not ready; " + counts);
     } else {
@@ -74,15 +76,26 @@ public final class ClusterHealth {
     if (paused) {
       progressing = new Verdict(false, Reason.PAUSED, available.message());
     } else if (exceeded != null) {
-      progressing = new Verdict(false, exceeded, exceeded == Reason.BOOTSTRAP_FAILED
-          ? "bootstrap deadline exceeded; delete and recreate the cluster to recover"
-          : "deadline exceeded; change the spec or move status.progressDeadline to retry");
+      progressing = new Verdict(false, exceeded, switch (exceeded) {
+        case BOOTSTRAP_FAILED -> "bootstrap deadline exceeded; delete and recreate the cluster to recover";
+        case UPGRADE_STALLED -> "upgrade stopped with quorum kept; set spec.version back to roll the moved members "
+            + "back, or fix the cause and move status.progressDeadline to retry";
+        default -> "deadline exceeded; change the spec or move status.progressDeadline to retry";
+      });
     } else if (complete) {
       progressing = new Verdict(false, Reason.RECONCILED, Reason.RECONCILED.description());
     } else {
       progressing = new Verdict(true, step, stepMessage);
     }
     return new Report(available, degraded, progressing, ready, voters, learners);
+  }
+
+  private static String exceededMessage(Reason exceeded, int desired, String counts) {
+    return switch (exceeded) {
+      case BOOTSTRAP_FAILED -> "could not bootstrap a " + desired + "-member cluster within the progress deadline";
+      case UPGRADE_STALLED -> "a member did not come back on the new version within the progress deadline; " + counts;
+      default -> "could not reach the target of " + desired + " members within the progress deadline; " + counts;
+    };
   }
 
   private static String pausedMessage(ObservedCluster observed, boolean formed) {

@@ -2,7 +2,7 @@ package io.etcdoperator.operator.tls;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.events.EventRecorder;
-import io.etcdoperator.operator.planner.Reason;
+import io.etcdoperator.operator.reason.Reason;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

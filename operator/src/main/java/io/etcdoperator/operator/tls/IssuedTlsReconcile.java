@@ -3,8 +3,7 @@ package io.etcdoperator.operator.tls;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.operator.events.EventRecorder;
-import io.etcdoperator.operator.planner.Reason;
-import io.fabric8.kubernetes.api.model.Pod;
+import io.etcdoperator.operator.reason.Reason;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -12,14 +11,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Operator-issued TLS for one cluster pass, before any membership step: observe, ask {@link IssuedTlsPlanner},
- * execute. Secret-only steps repeat within the pass (a new cluster gets its CA and leaves at once); a member roll
- * or a wait ends the TLS part of the pass. Decisions stay in the planner.
+ * Operator-issued TLS for one cluster pass, before the cluster planner: observe, ask {@link IssuedTlsPlanner},
+ * execute. Secret-only steps repeat within the pass (a new cluster gets its CA and leaves at once). Restarting members
+ * onto new material is the cluster roller's (the material is part of the Pod revision); a roll or wait ends this part.
  */
 public final class IssuedTlsReconcile {
 
@@ -67,7 +65,8 @@ public final class IssuedTlsReconcile {
             writer.startCaRotation(cluster, names, state, now));
         case TlsStep.RetireOldCa s -> record(cluster, Reason.TLS_OLD_CA_RETIRED, writer.retireOldCa(names, state));
         case TlsStep.RollMember s -> {
-          roll(cluster, s.member());
+          LOG.atDebug().addKeyValue("cluster", names.cluster()).addKeyValue("member", s.member())
+              .log("member runs stale TLS material; the cluster roller restarts it");
           return SOON;
         }
         case TlsStep.WaitHealthy s -> {
@@ -99,17 +98,6 @@ public final class IssuedTlsReconcile {
                 client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("annotations", wanted))));
       }
     }
-  }
-
-  /** Deleting the Pod is the restart: the member controller recreates it with the current Secrets mounted. */
-  private void roll(EtcdCluster cluster, String member) {
-    Optional<Pod> pod = Optional.ofNullable(client.pods().inNamespace(cluster.getMetadata().getNamespace())
-        .withName(member).get()).filter(p -> p.getMetadata().getDeletionTimestamp() == null);
-    if (pod.isEmpty()) {
-      return; // already gone; the member controller is recreating it
-    }
-    client.resource(pod.get()).delete();
-    record(cluster, Reason.TLS_MEMBER_ROLLED, "restarting member " + member + " to load the current certificates");
   }
 
   private void record(EtcdCluster cluster, Reason reason, String message) {

@@ -25,6 +25,9 @@ final class FakeEtcd implements EtcdAdmin.Factory {
   private long nextId = 1;
   boolean reachable = true;
   boolean auth;
+  /** What every member reports running; the leader is the voter with this id, else the first voter. */
+  String version = "3.5.16";
+  MemberId leader;
   String rootPassword;
   int authProbes;
 
@@ -38,6 +41,14 @@ final class FakeEtcd implements EtcdAdmin.Factory {
     }
     Member m = existing.get();
     members.set(members.indexOf(m), new Member(m.id(), name, m.peerUrls(), m.clientUrls(), m.learner()));
+  }
+
+  synchronized MemberId leader() {
+    boolean known = leader != null && members.stream().anyMatch(m -> m.id().equals(leader) && !m.learner());
+    if (!known) {
+      leader = members.stream().filter(m -> !m.learner()).findFirst().map(Member::id).orElse(new MemberId(0));
+    }
+    return leader;
   }
 
   synchronized Optional<Member> byName(String name) {
@@ -89,7 +100,25 @@ final class FakeEtcd implements EtcdAdmin.Factory {
       }
 
       public EndpointStatus status(URI clientUrl) {
-        return new EndpointStatus("3.5.16", new MemberId(1), new MemberId(1), 1, 1, 1, 0, 0, false, List.of());
+        synchronized (FakeEtcd.this) {
+          String host = clientUrl.getHost().split("\\.")[0];
+          Member self = members.stream().filter(m -> m.peerUrls().stream()
+              .anyMatch(p -> p.getHost().split("\\.")[0].equals(host))).findFirst()
+              .orElseThrow(() -> new EtcdException.Unavailable("no member at " + clientUrl, null));
+          MemberId lead = leader();
+          return new EndpointStatus(version, self.id(), lead, 1, 1, 1, 0, 0, self.learner(), List.of());
+        }
+      }
+
+      public void moveLeader(URI leaderClientUrl, MemberId transferee) {
+        synchronized (FakeEtcd.this) {
+          if (!status(leaderClientUrl).isLeader()) {
+            throw new EtcdException.Unavailable("etcdserver: not leader", null);
+          }
+          leader = transferee;
+          changes.add("move-leader " + members.stream().filter(m -> m.id().equals(transferee)).findFirst()
+              .map(Member::name).orElse("?"));
+        }
       }
 
       public boolean authEnabled() {

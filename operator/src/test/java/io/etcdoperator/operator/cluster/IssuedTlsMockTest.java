@@ -190,7 +190,8 @@ class IssuedTlsMockTest {
 
   private long rolls(String cluster) {
     return client.v1().events().inNamespace(NS).list().getItems().stream()
-        .filter(e -> "TlsMemberRolled".equals(e.getReason()) && cluster.equals(e.getInvolvedObject().getName()))
+        .filter(e -> "MemberRolling".equals(e.getReason()) && e.getMessage().contains("CertificateRenewed")
+            && cluster.equals(e.getInvolvedObject().getName()))
         .count();
   }
 

@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.planner;
+package io.etcdoperator.operator.reason;
 
 /**
  * Every "not yet" and "cannot" the operator reports. The condition reason, the event reason and the log key all use
@@ -50,8 +50,15 @@ public enum Reason {
   TLS_TRUST_SYNCED("TlsTrustSynced", "trust bundle copied into a certificate Secret"),
   TLS_CA_ROTATION_STARTED("TlsCaRotationStarted", "new CA signs; old and new CA trusted together"),
   TLS_OLD_CA_RETIRED("TlsOldCaRetired", "only the new CA is trusted now"),
-  TLS_MEMBER_ROLLED("TlsMemberRolled", "member restarted to load new TLS material"),
   TLS_WAITING_FOR_HEALTH("TlsWaitingForHealth", "TLS roll waits until every member is healthy"),
+  MEMBER_ROLLING("MemberRolling", "a member is restarted onto the latched spec"),
+  MEMBER_REPLACING("MemberReplacing", "a memory-backed member is replaced by a new one on the latched spec"),
+  LEADER_MOVED("LeaderMoved", "leadership moved to an up-to-date voter before the old leader restarts"),
+  ROLL_WAITING_FOR_HEALTH("RollWaitingForHealth", "the roll waits until every other voter is healthy"),
+  UPGRADE_STALLED("UpgradeStalled", "a member did not come back on the new version within the progress deadline"),
+  UNSUPPORTED_UPGRADE("UnsupportedUpgrade", "the version change is not an upgrade path etcd supports"),
+  UNSUPPORTED_VERSION("UnsupportedVersion", "the operator does not know how to run this etcd version"),
+  MEMBER_LOST("MemberLost", "a memory-backed member lost its Pod and with it its data; it is replaced"),
   RESTORING_SNAPSHOT("RestoringSnapshot", "the seed restores the bootstrap snapshot before etcd first starts"),
   RESTORE_FAILED("RestoreFailed", "the seed's snapshot restore failed; the kubelet retries it"),
   RESTORE_NEEDS_OPERATOR_IMAGE("RestoreNeedsOperatorImage",

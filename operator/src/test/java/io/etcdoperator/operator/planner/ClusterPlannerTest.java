@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.planner;
 
+import io.etcdoperator.operator.reason.Reason;
 import static io.etcdoperator.operator.planner.Observations.cluster;
 import static io.etcdoperator.operator.planner.Observations.id;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,9 +14,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-class MembershipPlannerTest {
+class ClusterPlannerTest {
 
-  private final MembershipPlanner planner = new MembershipPlanner();
+  private final ClusterPlanner planner = new ClusterPlanner();
 
   private Step next(Observations o, int desired) {
     return planner.next(o.build(), desired);

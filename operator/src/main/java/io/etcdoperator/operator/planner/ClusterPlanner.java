@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.planner;
 
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.EtcdView.Reached;
@@ -10,14 +11,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides the next single membership step for a cluster. Pure: the same observation always gives the same step.
- * The order of the checks is the safety argument; docs/concepts.md walks through it.
+ * Decides the one next step for a cluster: membership, repair, roll, leadership and authentication all compete for
+ * this single slot. Pure: the same observation always gives the same step. The order of the checks is the safety
+ * argument; docs/concepts.md and docs/operations.md walk through it.
  */
-public final class MembershipPlanner {
+public final class ClusterPlanner {
 
   static final Duration SHORT = Duration.ofSeconds(2);
   static final Duration MEDIUM = Duration.ofSeconds(5);
   static final Duration LONG = Duration.ofSeconds(10);
+
+  /** Scale-down takes outdated members first (the surge of a memory roll), then the newest. */
+  static final java.util.Comparator<ObservedMember> VICTIM_ORDER = java.util.Comparator
+      .comparing((ObservedMember m) -> m.outdated().isEmpty())
+      .thenComparing(ObservedCluster.NEWEST_FIRST);
 
   public Step next(ObservedCluster observed, int desired) {
     if (observed.clusterId().isEmpty()) {
@@ -38,9 +45,17 @@ public final class MembershipPlanner {
       return unreachable(observed.etcd());
     }
     Membership membership = reached.membership();
+    ObservedCluster.AuthView auth = observed.auth();
+    if (auth.wanted() && !auth.latched() && auth.etcdRequiresAuth().orElse(false)) {
+      return new Step.LatchAuth();
+    }
     Optional<Step> orphanStep = removeOrphans(observed, membership);
     if (orphanStep.isPresent()) {
       return orphanStep.get();
+    }
+    Optional<Step> lost = removeLost(observed, membership);
+    if (lost.isPresent()) {
+      return lost.get();
     }
     Optional<ObservedMember> joiner = observed.pendingJoiner();
     if (joiner.isPresent()) {
@@ -50,7 +65,31 @@ public final class MembershipPlanner {
     if (learnerStep.isPresent()) {
       return learnerStep.get();
     }
-    return resize(observed, membership, desired);
+    if (observed.running().size() == desired) {
+      Optional<Step> roll = Roller.next(observed, membership);
+      if (roll.isPresent()) {
+        return roll.get();
+      }
+    }
+    Step resized = resize(observed, membership, desired);
+    if (resized instanceof Step.Converged && auth.wanted() && !auth.latched()) {
+      return new Step.EnableAuth();
+    }
+    return resized;
+  }
+
+  /** A memory member whose Pod is gone lost its data; it must never start again under its old identity. */
+  private Optional<Step> removeLost(ObservedCluster observed, Membership membership) {
+    Optional<ObservedMember> lost = observed.running().stream().filter(ObservedMember::podLost)
+        .sorted(java.util.Comparator.comparing(ObservedMember::name)).findFirst();
+    if (lost.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!quorumSurvivesRemoval(lost.get(), observed, membership)) {
+      return Optional.of(new Wait(Reason.QUORUM_AT_RISK, "lost member " + lost.get().name()
+          + " cannot be removed without losing quorum", LONG));
+    }
+    return Optional.of(new Step.RemoveLostMember(lost.get().name()));
   }
 
   private Step bootstrap(ObservedCluster observed, int desired) {
@@ -157,11 +196,15 @@ public final class MembershipPlanner {
       if (desired == 0 && running.size() == 1) {
         return new Step.Pause(running.get(0).name());
       }
-      ObservedMember victim = running.stream().sorted(ObservedCluster.NEWEST_FIRST).findFirst().orElseThrow();
+      ObservedMember victim = running.stream().sorted(VICTIM_ORDER).findFirst().orElseThrow();
       if (!quorumSurvivesRemoval(victim, observed, membership)) {
         return new Wait(Reason.QUORUM_AT_RISK, "removing " + victim.name() + " now would lose quorum", LONG);
       }
-      return new Step.RemoveMember(victim.name());
+      if (victim.outdated().isPresent()) {
+        return Roller.retire(victim, observed, membership);
+      }
+      Optional<Step> move = Roller.moveLeadershipOff(victim, observed, membership);
+      return move.orElseGet(() -> new Step.RemoveMember(victim.name()));
     }
     long unready = running.stream().filter(m -> !m.ready()).count();
     if (unready > 0) {
@@ -170,7 +213,7 @@ public final class MembershipPlanner {
     return new Step.Converged(Reason.RECONCILED);
   }
 
-  private boolean quorumSurvivesRemoval(ObservedMember victim, ObservedCluster observed, Membership membership) {
+  static boolean quorumSurvivesRemoval(ObservedMember victim, ObservedCluster observed, Membership membership) {
     Optional<Member> inEtcd = etcdEntryOf(victim, membership);
     if (inEtcd.isEmpty() || inEtcd.get().learner()) {
       return true;

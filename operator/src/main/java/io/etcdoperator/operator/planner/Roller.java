@@ -1,0 +1,97 @@
+package io.etcdoperator.operator.planner;
+
+import io.etcdoperator.etcd.Membership;
+import io.etcdoperator.operator.planner.Step.Wait;
+import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The roll of members whose Pod is not what the latched target builds. One member at a time: members that are down
+ * first (restarting them costs no quorum), then followers by name, the leader last after MoveLeader to an up-to-date
+ * voter; a healthy member only while every other voter is settled and quorum holds without it. PVC members restart
+ * in place (same member id and data); memory members are replaced through a new learner, since a restart on tmpfs
+ * loses the data. See docs/operations.md#rolling.
+ */
+final class Roller {
+
+  static final Duration SHORT = Duration.ofSeconds(2);
+
+  private Roller() {}
+
+  static Optional<Step> next(ObservedCluster observed, Membership membership) {
+    List<ObservedMember> outdated = observed.outdated().stream().sorted(Comparator.comparing(ObservedMember::name))
+        .toList();
+    if (outdated.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<ObservedMember> down = outdated.stream().filter(m -> !m.ready()).findFirst();
+    if (down.isPresent()) {
+      return Optional.of(rollDown(down.get(), observed, membership));
+    }
+    ObservedMember candidate = outdated.stream().min(Comparator.comparing(ObservedMember::isLeader)).orElseThrow();
+    Optional<ObservedMember> unsettled = voters(observed, membership).stream()
+        .filter(m -> !m.name().equals(candidate.name()) && !m.settled()).findFirst();
+    if (unsettled.isPresent()) {
+      return Optional.of(new Wait(Reason.ROLL_WAITING_FOR_HEALTH, candidate.name() + " waits until "
+          + unsettled.get().name() + " is ready on its spec version", SHORT));
+    }
+    int voters = membership.voters().size();
+    if (!Quorum.holds(ClusterPlanner.readyVoters(observed, membership) - 1, voters)) {
+      return Optional.of(new Wait(Reason.QUORUM_AT_RISK, "restarting " + candidate.name() + " now would lose quorum",
+          ClusterPlanner.LONG));
+    }
+    RestartReason why = candidate.outdated().orElseThrow();
+    if (candidate.memory()) {
+      return Optional.of(new Step.ReplaceMember(candidate.name(), why));
+    }
+    return Optional.of(moveLeadershipOff(candidate, observed, membership)
+        .orElseGet(() -> new Step.RestartMember(candidate.name(), why)));
+  }
+
+  /** A down PVC member restarts at once; a down memory member has nothing worth keeping and goes first. */
+  private static Step rollDown(ObservedMember member, ObservedCluster observed, Membership membership) {
+    if (!member.memory()) {
+      return new Step.RestartMember(member.name(), member.outdated().orElseThrow());
+    }
+    if (!ClusterPlanner.quorumSurvivesRemoval(member, observed, membership)) {
+      return new Wait(Reason.QUORUM_AT_RISK, "removing " + member.name() + " now would lose quorum",
+          ClusterPlanner.LONG);
+    }
+    return new Step.RetireMember(member.name(), member.outdated().orElseThrow());
+  }
+
+  /** The surplus outdated memory member goes once every other member is ready, and never while it leads. */
+  static Step retire(ObservedMember victim, ObservedCluster observed, Membership membership) {
+    Optional<ObservedMember> unready = observed.running().stream()
+        .filter(m -> !m.name().equals(victim.name()) && !m.settled()).findFirst();
+    if (unready.isPresent()) {
+      return new Wait(Reason.MEMBERS_NOT_READY, victim.name() + " is retired once " + unready.get().name()
+          + " is ready", SHORT);
+    }
+    return moveLeadershipOff(victim, observed, membership)
+        .orElseGet(() -> new Step.RetireMember(victim.name(), victim.outdated().orElseThrow()));
+  }
+
+  /** MoveLeader to a settled voter, preferring one already on the target; empty when the member does not lead. */
+  static Optional<Step> moveLeadershipOff(ObservedMember member, ObservedCluster observed, Membership membership) {
+    if (!member.isLeader()) {
+      return Optional.empty();
+    }
+    return voters(observed, membership).stream()
+        .filter(m -> !m.name().equals(member.name()) && m.settled())
+        .min(Comparator.comparing((ObservedMember m) -> m.outdated().isPresent()).thenComparing(ObservedMember::name))
+        .flatMap(t -> ClusterPlanner.etcdEntryOf(t, membership)
+            .map(entry -> (Step) new Step.MoveLeader(member.name(), t.name(), entry.id())));
+  }
+
+  private static List<ObservedMember> voters(ObservedCluster observed, Membership membership) {
+    return observed.running().stream()
+        .filter(m -> ClusterPlanner.etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
+        .toList();
+  }
+
+}
