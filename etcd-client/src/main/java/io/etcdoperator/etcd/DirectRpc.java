@@ -8,6 +8,7 @@ import io.etcd.jetcd.api.KVGrpc;
 import io.etcd.jetcd.api.MaintenanceGrpc;
 import io.etcd.jetcd.api.MemberListResponse;
 import io.etcd.jetcd.api.MemberRemoveRequest;
+import io.etcd.jetcd.api.MoveLeaderRequest;
 import io.etcd.jetcd.api.RangeRequest;
 import io.etcd.jetcd.api.SnapshotRequest;
 import io.etcd.jetcd.api.SnapshotResponse;
@@ -45,7 +46,8 @@ import java.util.function.Function;
 /**
  * etcd RPCs that jetcd 0.8.5 does not offer, made on gRPC channels of our own with jetcd's generated messages:
  * MemberPromote (absent from jetcd), the full Maintenance Status (jetcd drops isLearner, raftAppliedIndex, ...),
- * and an anonymous probe for "is auth on" (3.4 has no AuthStatus RPC).
+ * MoveLeader on one chosen endpoint (jetcd sends it wherever its load balancer points, and only the leader may
+ * answer it), and an anonymous probe for "is auth on" (3.4 has no AuthStatus RPC).
  */
 final class DirectRpc implements AutoCloseable {
 
@@ -87,6 +89,16 @@ final class DirectRpc implements AutoCloseable {
     StatusResponse response = MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline)
         .status(StatusRequest.getDefaultInstance());
     return endpointStatus(response);
+  }
+
+  /**
+   * Maintenance MoveLeader on exactly this endpoint. etcd refuses it with "not leader" unless that member leads, and
+   * otherwise answers once it sees the transferee lead (or with "leader transfer took too long").
+   */
+  void moveLeader(URI endpoint, long transferee, Deadline deadline) {
+    Channel channel = authorized(channel(endpoint), deadline);
+    MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline)
+        .moveLeader(MoveLeaderRequest.newBuilder().setTargetID(transferee).build());
   }
 
   /**

@@ -30,6 +30,16 @@ public interface EtcdAdmin extends AutoCloseable {
   /** Maintenance Status of one endpoint (which may be a learner: the call targets that endpoint only). */
   EndpointStatus status(URI clientUrl);
 
+  /**
+   * Maintenance MoveLeader sent to exactly this endpoint, which must be the current leader's; returns once the
+   * transferee leads. Throws {@link EtcdException.NotLeader} when that endpoint's member does not lead (any more),
+   * {@link EtcdException.BadLeaderTransferee} when the transferee is unknown or a learner, and
+   * {@link EtcdException.Unavailable} when the transfer does not finish within the connection's timeout.
+   */
+  default void moveLeader(URI leaderClientUrl, MemberId transferee) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot move the leader");
+  }
+
   /** Whether authentication is enabled on the cluster. */
   boolean authEnabled();
 

@@ -39,6 +39,20 @@ public class EtcdException extends RuntimeException {
     }
   }
 
+  /** MoveLeader reached a member that is not the leader ("etcdserver: not leader"): find the leader again. */
+  public static class NotLeader extends EtcdException {
+    public NotLeader(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** MoveLeader named a transferee that is not a voting member ("etcdserver: bad leader transferee"). */
+  public static class BadLeaderTransferee extends EtcdException {
+    public BadLeaderTransferee(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
   /** Authentication is on and the call carried no credentials ("user name is empty", "permission denied"). */
   public static class AuthRequired extends EtcdException {
     public AuthRequired(String message, Throwable cause) {

@@ -32,6 +32,9 @@ final class FailureClassifier {
   private static final List<String> MEMBERSHIP_REFUSED = List.of("unhealthy cluster", "too many learner members",
       "not enough started members", "peer urls already exists", "member id already exist",
       "can only promote a learner member");
+  // MoveLeader: sent to a follower, and a transferee that is unknown or a learner. ("no leader" is not "not leader".)
+  private static final List<String> NOT_LEADER = List.of("etcdserver: not leader");
+  private static final List<String> BAD_LEADER_TRANSFEREE = List.of("bad leader transferee");
   private static final List<String> AUTH_REJECTED = List.of("authentication failed", "invalid auth token");
   private static final List<String> AUTH_REQUIRED =
       List.of("user name is empty", "permission denied", "insufficient credentials");
@@ -59,6 +62,12 @@ final class FailureClassifier {
     }
     if (containsAny(text, MEMBERSHIP_REFUSED)) {
       return new EtcdException.MembershipRefused(message, failure);
+    }
+    if (containsAny(text, NOT_LEADER)) {
+      return new EtcdException.NotLeader(message, failure);
+    }
+    if (containsAny(text, BAD_LEADER_TRANSFEREE)) {
+      return new EtcdException.BadLeaderTransferee(message, failure);
     }
     if (containsAny(text, AUTH_REJECTED)) {
       return new EtcdException.AuthRejected(message, failure);

@@ -70,6 +70,14 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
   }
 
   @Override
+  public void moveLeader(URI leaderClientUrl, MemberId transferee) {
+    direct("move leader at " + leaderClientUrl + " to member " + transferee, deadline -> {
+      direct.moveLeader(leaderClientUrl, transferee.value(), deadline);
+      return null;
+    });
+  }
+
+  @Override
   public long snapshot(URI clientUrl, OutputStream sink, Duration within) {
     Deadline deadline = Deadline.after(within.toMillis(), TimeUnit.MILLISECONDS);
     try {
