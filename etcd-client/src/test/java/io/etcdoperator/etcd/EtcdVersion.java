@@ -9,12 +9,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The etcd releases the integration tests run against. Binaries come from the system property that failsafe sets
- * from ETCD34_BIN / ETCD35_BIN, else from where hack/etcd-binaries.sh puts them; a missing binary fails the test.
+ * The etcd releases the integration tests run against, oldest first (3.5.30 is the newest, the target of the rolling
+ * upgrade tests). Binaries come from the system property that failsafe sets from ETCD34_BIN / ETCD35_BIN /
+ * ETCD3530_BIN, else from where hack/etcd-binaries.sh puts them; a missing binary fails the test.
  */
 public enum EtcdVersion {
   V3_4_23("3.4.23", "etcd34.bin", Path.of("/usr/bin")),
-  V3_5_16("3.5.16", "etcd35.bin", cacheDir().resolve("etcd-3.5.16"));
+  V3_5_16("3.5.16", "etcd35.bin", cacheDir().resolve("etcd-3.5.16")),
+  V3_5_30("3.5.30", "etcd3530.bin", cacheDir().resolve("etcd-3.5.30"));
 
   private static final Map<EtcdVersion, Path> VERIFIED = new ConcurrentHashMap<>();
 

@@ -10,8 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -38,6 +40,10 @@ final class LocalEtcd implements AutoCloseable {
   private final Path root;
   private final String clusterToken = "it-" + UUID.randomUUID();
   private final List<EtcdProcess> processes = new ArrayList<>();
+  /** How each member was first started, by name: a restart reuses its peer and initial cluster. */
+  private final Map<String, Started> started = new HashMap<>();
+
+  private record Started(Peer peer, String initialCluster, int starts) {}
 
   LocalEtcd(EtcdVersion version) {
     this(version, Optional.empty());
@@ -71,6 +77,31 @@ final class LocalEtcd implements AutoCloseable {
   }
 
   /**
+   * Bootstraps a cluster of all these members at once (a static initial cluster, state new): every process is
+   * started before any is awaited, since none is ready before a quorum elected a leader.
+   */
+  List<EtcdProcess> startCluster(String... names) {
+    List<Peer> peers = Stream.of(names).map(this::reserve).toList();
+    String initialCluster = peers.stream().map(p -> p.name() + "=" + p.peerUrl()).collect(Collectors.joining(","));
+    List<EtcdProcess> members = peers.stream().map(p -> launch(p, initialCluster, "new", version)).toList();
+    members.forEach(m -> m.awaitReady(READY_WITHIN));
+    return members;
+  }
+
+  /**
+   * Stops the member if it still runs (SIGTERM, then waits) and starts it again with this release's binary over the
+   * same data directory, with the same flags except {@code --initial-cluster-state=existing}; returns once it serves.
+   */
+  EtcdProcess restart(EtcdProcess member, EtcdVersion binary) {
+    Started first = started.get(member.name());
+    if (first == null) {
+      throw new IllegalArgumentException(member + " was not started by this LocalEtcd");
+    }
+    member.stop();
+    return launch(first.peer(), first.initialCluster(), "existing", binary).awaitReady(READY_WITHIN);
+  }
+
+  /**
    * Starts a member that was already added (as a learner) to the cluster: initial-cluster comes from the membership
    * etcd returned, with this member's still-empty name filled in.
    */
@@ -93,9 +124,17 @@ final class LocalEtcd implements AutoCloseable {
   }
 
   private EtcdProcess start(Peer peer, String initialCluster, String state) {
+    return launch(peer, initialCluster, state, version).awaitReady(READY_WITHIN);
+  }
+
+  /** Starts the process without waiting for it; each start of a member logs to a file of its own. */
+  private EtcdProcess launch(Peer peer, String initialCluster, String state, EtcdVersion binary) {
+    Started previous = started.get(peer.name());
+    int starts = previous == null ? 1 : previous.starts() + 1;
+    started.put(peer.name(), new Started(peer, initialCluster, starts));
     Path dataDir = root.resolve(peer.name());
-    Path log = root.resolve(peer.name() + ".log");
-    List<String> command = new ArrayList<>(List.of(version.etcd().toString(),
+    Path log = root.resolve(peer.name() + (starts == 1 ? "" : "." + starts) + ".log");
+    List<String> command = new ArrayList<>(List.of(binary.etcd().toString(),
         "--name", peer.name(),
         "--data-dir", dataDir.toString(),
         "--listen-client-urls", peer.clientUrl().toString(),
@@ -112,7 +151,7 @@ final class LocalEtcd implements AutoCloseable {
       Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
       EtcdProcess etcd = new EtcdProcess(peer, process, log, tls.isPresent());
       processes.add(etcd);
-      return etcd.awaitReady(READY_WITHIN);
+      return etcd;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command, e);
     }
