@@ -2,7 +2,7 @@ package io.etcdoperator.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdoperator.operator.tls.MemberMaterial;
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -42,7 +42,6 @@ class TlsRotationE2EIT {
   // renewal now with the renew-certificates-at annotation, which takes the same planner path from the renewal on.
   private static final boolean NATURAL_EXPIRY = Boolean.getBoolean("e2e.long");
   private static final String CERTIFICATE_DURATION = NATURAL_EXPIRY ? "9m" : "2160h";
-  private static final Duration RETRY_FOR = Duration.ofSeconds(30);
   private static final String ROLLED = "MemberRolling";
 
   @Test
@@ -56,13 +55,13 @@ class TlsRotationE2EIT {
     Set<String> podUids = podUids(env, ns);
     Set<String> rollsBefore = rolledEvents(env, ns).stream().map(e -> e.getMetadata().getUid())
         .collect(Collectors.toSet());
-    Pod client = clientPod(env, ns);
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "tls-rotation-");
-
-    Writer writer = new Writer(env, ns, client, dir);
-    ReadySampler sampler = new ReadySampler(env, ns);
-    Thread writing = Thread.ofVirtual().start(writer);
-    Thread sampling = Thread.ofVirtual().start(sampler);
+    ClientCertificates certificates = new ClientCertificates(env, ns, dir);
+    WritingClient writer = WritingClient.with(env, ns, "roll", () -> {
+      Path tls = certificates.current();
+      return "etcdctl --endpoints=https://roll-client." + ns + ".svc:2379 --dial-timeout=3s --command-timeout=5s "
+          + "--cacert=" + tls.resolve("ca.crt") + " --cert=" + tls.resolve("tls.crt") + " --key=" + tls.resolve("tls.key");
+    }).start();
     Instant start = Instant.now();
     if (!NATURAL_EXPIRY) {
       String now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
@@ -76,32 +75,26 @@ class TlsRotationE2EIT {
         () -> converged(env, ns).filter(m -> !m.equals(before) && ready(env, ns) == 3));
     Instant rolled = Instant.now();
     writer.stop();
-    sampler.stop();
-    writing.join(Duration.ofMinutes(1));
-    sampling.join(Duration.ofSeconds(10));
 
     List<Event> rolls = rolledEvents(env, ns).stream().filter(e -> !rollsBefore.contains(e.getMetadata().getUid()))
         .toList();
     Set<String> unread = writer.unreadAcknowledged(dir);
     Instant firstRoll = rolls.isEmpty() ? rolled : Instant.parse(rolls.getFirst().getFirstTimestamp());
-    System.out.printf("tls rotation: %d acknowledged writes, %d failed writes, %d retried attempts; %d member "
-        + "restarts %s; the roll took %d s (first MemberRolling at %s, %d s after writes began, to every Pod on the "
-        + "renewed leaf with READY=3); fewest READY sampled %d of %d samples; longest gap between acknowledged "
-        + "writes %d ms%n", writer.acknowledged().size(), writer.failed(), writer.retries(), rolls.size(),
+    System.out.printf("tls rotation: %s; %d member restarts %s; the roll took %d s (first MemberRolling at %s, "
+        + "%d s after writes began, to every Pod on the renewed leaf with READY=3)%n", writer.summary(), rolls.size(),
         rolls.stream().map(TlsRotationE2EIT::memberOf).toList(), Duration.between(firstRoll, rolled).toSeconds(),
-        firstRoll, Duration.between(start, firstRoll).toSeconds(), sampler.fewest(), sampler.samples(),
-        writer.longestGap().toMillis());
+        firstRoll, Duration.between(start, firstRoll).toSeconds());
 
     assertThat(after).as("server leaf fingerprint on the Pods").isNotEqualTo(before);
     assertThat(podUids(env, ns)).as("every member Pod was replaced").doesNotContainAnyElementsOf(podUids);
     assertThat(writer.error()).as("writer thread error").isNull();
     assertThat(rolls.stream().map(TlsRotationE2EIT::memberOf).collect(Collectors.toSet()))
         .as("members named by MemberRolling (CertificateRenewed) events").containsExactlyInAnyOrderElementsOf(memberNames(env, ns));
-    assertThat(writer.failed()).as("writes that failed for " + RETRY_FOR.toSeconds() + " s").isZero();
+    assertThat(writer.failed()).as("writes that failed for " + WritingClient.RETRY_FOR.toSeconds() + " s").isZero();
     assertThat(writer.acknowledged()).as("acknowledged writes").hasSizeGreaterThan(20);
     assertThat(unread).as("acknowledged keys missing at the end").isEmpty();
-    assertThat(sampler.fewest()).as("fewest ready members sampled (quorum is 2)").isGreaterThanOrEqualTo(2);
-    assertThat(writer.longestGap()).as("longest time without an acknowledged write").isLessThan(RETRY_FOR);
+    assertThat(writer.fewestReady()).as("fewest ready members sampled (quorum is 2)").isGreaterThanOrEqualTo(2);
+    assertThat(writer.longestGap()).as("longest time without an acknowledged write").isLessThan(WritingClient.RETRY_FOR);
   }
 
   /** The server fingerprint, once every member's Pod carries what its EtcdMember was stamped with. */
@@ -125,8 +118,7 @@ class TlsRotationE2EIT {
   }
 
   private static int ready(E2eEnvironment env, String ns) {
-    Object ready = E2eEnvironment.status(env.cluster(ns, "roll")).get("readyMembers");
-    return ready instanceof Number n ? n.intValue() : 0;
+    return WritingClient.ready(env, ns, "roll");
   }
 
   private static Set<String> podUids(E2eEnvironment env, String ns) {
@@ -149,87 +141,23 @@ class TlsRotationE2EIT {
     return rolled.getMessage().replaceFirst("^restarting member (\\S+) .*$", "$1");
   }
 
-  /** A Pod that is not a member, so the client is not restarted by the roll it watches. */
-  private static Pod clientPod(E2eEnvironment env, String ns) {
-    env.client().pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName("writer").endMetadata()
-        .withNewSpec().addNewContainer().withName("writer").withImage("busybox")
-        .withCommand("sh", "-c", "sleep 3600").endContainer().endSpec().build()).create();
-    return Await.value("writer Pod running", Duration.ofMinutes(2), () -> Optional.ofNullable(
-        env.client().pods().inNamespace(ns).withName("writer").get())
-        .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase())
-            && p.getStatus().getPodIP() != null));
-  }
 
-  /** Puts k00000, k00001, ... through the client Service; a key is retried until acknowledged or RETRY_FOR ends. */
-  private static final class Writer implements Runnable {
+  /** Clients must follow renewals too: a new directory whenever the operator-client Secret changes. */
+  private static final class ClientCertificates {
 
     private final E2eEnvironment env;
     private final String ns;
-    private final Pod pod;
     private final Path dir;
-    private final AtomicBoolean running = new AtomicBoolean(true);
-    private final List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
-    private final AtomicInteger failed = new AtomicInteger();
-    private final AtomicInteger retries = new AtomicInteger();
-    private volatile Duration longestGap = Duration.ZERO;
-    private volatile Throwable error;
     private String secretVersion;
     private Path certs;
 
-    Writer(E2eEnvironment env, String ns, Pod pod, Path dir) {
+    ClientCertificates(E2eEnvironment env, String ns, Path dir) {
       this.env = env;
       this.ns = ns;
-      this.pod = pod;
       this.dir = dir;
     }
 
-    @Override
-    public void run() {
-      try {
-        write();
-      } catch (RuntimeException | Error e) {
-        error = e;
-      }
-    }
-
-    private void write() {
-      Instant lastAck = Instant.now();
-      for (int i = 0; running.get(); i++) {
-        String key = String.format("k%05d", i);
-        Instant giveUp = Instant.now().plus(RETRY_FOR);
-        boolean acked = false;
-        while (!acked && Instant.now().isBefore(giveUp)) {
-          acked = etcdctl("put " + key + " v" + i) == 0;
-          if (!acked) {
-            retries.incrementAndGet();
-          }
-        }
-        if (acked) {
-          acknowledged.add(key);
-          Instant now = Instant.now();
-          Duration gap = Duration.between(lastAck, now);
-          if (gap.compareTo(longestGap) > 0) {
-            longestGap = gap;
-          }
-          lastAck = now;
-        } else {
-          failed.incrementAndGet();
-        }
-      }
-    }
-
-    /** Runs etcdctl in the client Pod with the operator-client certificate as the Secret holds it now. */
-    int etcdctl(String args) {
-      Path tls = currentCertificates();
-      String command = "etcdctl --endpoints=https://roll-client." + ns + ".svc:2379 --dial-timeout=3s "
-          + "--command-timeout=5s --cacert=" + tls.resolve("ca.crt") + " --cert=" + tls.resolve("tls.crt")
-          + " --key=" + tls.resolve("tls.key") + " " + args;
-      return env.kube().faults().nodeOf(ns, pod.getMetadata().getName())
-          .exec(ns, pod.getMetadata().getName(), "writer", List.of("sh", "-c", command), Duration.ofSeconds(20));
-    }
-
-    /** Clients must follow renewals too: a new directory whenever the operator-client Secret changes. */
-    private Path currentCertificates() {
+    synchronized Path current() {
       Secret secret = env.client().secrets().inNamespace(ns).withName("roll-operator-client-tls").get();
       if (!secret.getMetadata().getResourceVersion().equals(secretVersion)) {
         try {
@@ -246,82 +174,6 @@ class TlsRotationE2EIT {
         }
       }
       return certs;
-    }
-
-    /** Every acknowledged key that a final read does not return. */
-    Set<String> unreadAcknowledged(Path out) throws IOException {
-      Path keys = out.resolve("keys.txt");
-      int code = etcdctl("get k --prefix --keys-only > " + keys);
-      assertThat(code).as("final read of every key").isZero();
-      Set<String> found = Files.readAllLines(keys).stream().filter(l -> !l.isBlank()).collect(Collectors.toSet());
-      Set<String> missing = new HashSet<>(acknowledged);
-      missing.removeAll(found);
-      return missing;
-    }
-
-    void stop() {
-      running.set(false);
-    }
-
-    List<String> acknowledged() {
-      return List.copyOf(acknowledged);
-    }
-
-    int failed() {
-      return failed.get();
-    }
-
-    int retries() {
-      return retries.get();
-    }
-
-    Duration longestGap() {
-      return longestGap;
-    }
-
-    Throwable error() {
-      return error;
-    }
-  }
-
-  /** Samples status.readyMembers about twice a second. */
-  private static final class ReadySampler implements Runnable {
-
-    private final E2eEnvironment env;
-    private final String ns;
-    private final AtomicBoolean running = new AtomicBoolean(true);
-    private final AtomicInteger fewest = new AtomicInteger(Integer.MAX_VALUE);
-    private final AtomicInteger samples = new AtomicInteger();
-
-    ReadySampler(E2eEnvironment env, String ns) {
-      this.env = env;
-      this.ns = ns;
-    }
-
-    @Override
-    public void run() {
-      while (running.get()) {
-        fewest.accumulateAndGet(ready(env, ns), Math::min);
-        samples.incrementAndGet();
-        try {
-          Thread.sleep(500); // a sampling period, not a wait for a condition
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
-
-    void stop() {
-      running.set(false);
-    }
-
-    int fewest() {
-      return fewest.get();
-    }
-
-    int samples() {
-      return samples.get();
     }
   }
 }

@@ -20,7 +20,7 @@ import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.status.Conditions;
-import io.etcdoperator.operator.tls.MemberMaterial;
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;

@@ -40,7 +40,8 @@ final class Roller {
           + unsettled.get().name() + " is ready on its spec version", SHORT));
     }
     int voters = membership.voters().size();
-    if (!Quorum.holds(ClusterPlanner.readyVoters(observed, membership) - 1, voters)) {
+    // a single member has no quorum to protect: restarting it is the downtime the user asked for
+    if (voters > 1 && !Quorum.holds(ClusterPlanner.readyVoters(observed, membership) - 1, voters)) {
       return Optional.of(new Wait(Reason.QUORUM_AT_RISK, "restarting " + candidate.name() + " now would lose quorum",
           ClusterPlanner.LONG));
     }

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.tls;
 
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;

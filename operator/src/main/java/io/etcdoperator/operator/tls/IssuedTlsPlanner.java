@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.tls;
 
+import io.etcdoperator.operator.resources.MemberMaterial;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;

@@ -142,6 +142,10 @@ class ClusterReconcileMockTest {
     if (etcd.byName(m.getMetadata().getName()).isEmpty()) {
       return;
     }
+    String image = pod.getSpec().getContainers().getFirst().getImage();
+    synchronized (etcd) {
+      etcd.runs.put(m.getMetadata().getName(), image.substring(image.lastIndexOf(":v") + 2));
+    }
     if (pod.getStatus() == null || pod.getStatus().getConditions() == null || pod.getStatus().getConditions().isEmpty()) {
       client.pods().inNamespace(NS).withName(m.getMetadata().getName()).edit(p -> {
         if (p.getStatus() == null) {
@@ -163,6 +167,75 @@ class ClusterReconcileMockTest {
   private int ready(String cluster) {
     Integer r = get(cluster).getStatus().getReadyMembers();
     return r == null ? 0 : r;
+  }
+
+  private Map<String, String> podUids(String cluster) {
+    Map<String, String> uids = new java.util.TreeMap<>();
+    for (EtcdMember m : members(cluster)) {
+      Pod pod = client.pods().inNamespace(NS).withName(m.getMetadata().getName()).get();
+      uids.put(m.getMetadata().getName(), pod == null ? "" : pod.getMetadata().getUid());
+    }
+    return uids;
+  }
+
+  private Map<String, String> memberIds(String cluster) {
+    Map<String, String> ids = new java.util.TreeMap<>();
+    members(cluster).forEach(m -> ids.put(m.getMetadata().getName(), m.getStatus().getMemberID()));
+    return ids;
+  }
+
+  private void patchVersion(String cluster, String version) {
+    client.resources(EtcdCluster.class).inNamespace(NS).withName(cluster)
+        .edit(c -> { c.getSpec().setVersion(version); return c; });
+  }
+
+  @Test
+  void aVersionChangeRestartsOneMemberPerPassTheLeaderLastAfterMoveLeaderKeepingMemberIds() {
+    create("up", 3, "");
+    converge("up", 15);
+    assertThat(ready("up")).isEqualTo(3);
+    Map<String, String> ids = memberIds("up");
+    String leader = etcd.leaderName().orElseThrow();
+    patchVersion("up", "3.5.30");
+
+    List<String> restarted = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      Map<String, String> before = podUids("up");
+      round("up");
+      Map<String, String> after = podUids("up");
+      List<String> changed = before.keySet().stream().filter(k -> !before.get(k).equals(after.get(k))).toList();
+      assertThat(changed).as("members restarted in one pass").hasSizeLessThanOrEqualTo(1);
+      restarted.addAll(changed);
+    }
+
+    assertThat(restarted).as("each member restarted once").hasSize(3).doesNotHaveDuplicates();
+    assertThat(restarted.getLast()).as("the first leader restarts last").isEqualTo(leader);
+    assertThat(etcd.changes).as("leadership moved away before the leader restarted")
+        .anyMatch(c -> c.startsWith("move-leader "));
+    assertThat(memberIds("up")).as("PVC members keep their member ids").isEqualTo(ids);
+    assertThat(members("up")).allMatch(m -> "3.5.30".equals(m.getSpec().getVersion())
+        && "3.5.30".equals(m.getStatus().getVersion()));
+    assertThat(get("up").getStatus().getVersion()).isEqualTo("3.5.30");
+    assertThat(ready("up")).isEqualTo(3);
+    assertThat(Conditions.find(get("up").getStatus().getConditions(), Conditions.PROGRESSING).orElseThrow()
+        .getReason()).isEqualTo("Reconciled");
+  }
+
+  @Test
+  void aMinorDowngradeIsRefusedAndNothingRestarts() {
+    create("down", 3, "");
+    converge("down", 15);
+    Map<String, String> pods = podUids("down");
+    patchVersion("down", "3.4.23");
+    converge("down", 5);
+
+    assertThat(podUids("down")).isEqualTo(pods);
+    var degraded = Conditions.find(get("down").getStatus().getConditions(), Conditions.DEGRADED).orElseThrow();
+    assertThat(degraded.getStatus()).isEqualTo("True");
+    assertThat(degraded.getReason()).isEqualTo("UnsupportedUpgrade");
+    assertThat(degraded.getMessage()).contains("3.5.16 to 3.4.23").contains("minor downgrade");
+    assertThat(get("down").getStatus().getObserved().getVersion()).isEqualTo("3.5.16");
+    assertThat(eventReasons("down")).containsOnlyOnce("UnsupportedUpgrade");
   }
 
   @Test

@@ -28,6 +28,8 @@ final class FakeEtcd implements EtcdAdmin.Factory {
   /** What every member reports running; the leader is the voter with this id, else the first voter. */
   String version = "3.5.16";
   MemberId leader;
+  /** What each member runs, by name, when the fake kubelet said so (else {@link #version}). */
+  final java.util.Map<String, String> runs = new java.util.HashMap<>();
   String rootPassword;
   int authProbes;
 
@@ -41,6 +43,11 @@ final class FakeEtcd implements EtcdAdmin.Factory {
     }
     Member m = existing.get();
     members.set(members.indexOf(m), new Member(m.id(), name, m.peerUrls(), m.clientUrls(), m.learner()));
+  }
+
+  synchronized Optional<String> leaderName() {
+    MemberId id = leader();
+    return members.stream().filter(m -> m.id().equals(id)).map(Member::name).findFirst();
   }
 
   synchronized MemberId leader() {
@@ -106,7 +113,8 @@ final class FakeEtcd implements EtcdAdmin.Factory {
               .anyMatch(p -> p.getHost().split("\\.")[0].equals(host))).findFirst()
               .orElseThrow(() -> new EtcdException.Unavailable("no member at " + clientUrl, null));
           MemberId lead = leader();
-          return new EndpointStatus(version, self.id(), lead, 1, 1, 1, 0, 0, self.learner(), List.of());
+          return new EndpointStatus(runs.getOrDefault(self.name(), version), self.id(), lead, 1, 1, 1, 0, 0,
+              self.learner(), List.of());
         }
       }
 

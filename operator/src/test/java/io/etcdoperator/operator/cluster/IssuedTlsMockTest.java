@@ -19,7 +19,7 @@ import io.etcdoperator.operator.member.MemberReconcile;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.status.Conditions;
-import io.etcdoperator.operator.tls.MemberMaterial;
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.pki.Fingerprint;
 import io.etcdoperator.pki.Pem;
 import io.fabric8.kubernetes.api.model.Pod;

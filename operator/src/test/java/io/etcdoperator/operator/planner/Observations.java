@@ -6,7 +6,13 @@ import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import java.net.URI;
 import java.time.Instant;
+import io.etcdoperator.etcd.EndpointStatus;
+import io.etcdoperator.operator.reason.RestartReason;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,6 +25,13 @@ final class Observations {
   private Optional<ClusterId> clusterId = Optional.of(CLUSTER);
   private EtcdView view;
   private int clock;
+  private final Map<String, RestartReason> outdated = new HashMap<>();
+  private final Map<String, String> running = new HashMap<>();
+  private final Set<String> lost = new HashSet<>();
+  private boolean memory;
+  private String leader;
+  private String specVersion = "3.5.16";
+  private ObservedCluster.AuthView auth = ObservedCluster.AuthView.NOT_WANTED;
 
   static Observations cluster() {
     return new Observations();
@@ -100,9 +113,57 @@ final class Observations {
     return this;
   }
 
+  /** This member's Pod is not what the latched target builds. */
+  Observations outdated(String name, RestartReason why) {
+    outdated.put(name, why);
+    return this;
+  }
+
+  /** Every member keeps its data on tmpfs. */
+  Observations memory() {
+    memory = true;
+    return this;
+  }
+
+  /** A memory member whose Pod is gone. */
+  Observations lost(String name) {
+    lost.add(name);
+    return this;
+  }
+
+  /** Ready members answer Maintenance Status, naming this leader; everyone runs {@link #specVersion}. */
+  Observations leader(String name) {
+    leader = name;
+    return this;
+  }
+
+  /** What this member reports running (defaults to the spec version). */
+  Observations runs(String name, String version) {
+    running.put(name, version);
+    return this;
+  }
+
+  Observations auth(ObservedCluster.AuthView view) {
+    auth = view;
+    return this;
+  }
+
   ObservedCluster build() {
     EtcdView v = view != null ? view : new EtcdView.Reached(new Membership(CLUSTER, etcd));
-    return new ObservedCluster(clusterId, members, v);
+    List<ObservedMember> out = members.stream().map(this::decorate).toList();
+    return new ObservedCluster(clusterId, out, v, auth);
+  }
+
+  private ObservedMember decorate(ObservedMember m) {
+    Optional<EndpointStatus> endpoint = Optional.empty();
+    Optional<Member> entry = etcd.stream().filter(e -> e.peerUrls().contains(m.peerUrl())).findFirst();
+    if (leader != null && m.ready() && entry.isPresent()) {
+      endpoint = Optional.of(new EndpointStatus(running.getOrDefault(m.name(), specVersion), entry.get().id(),
+          id(leader), 10, 10, 2, 0, 0, entry.get().learner(), List.of()));
+    }
+    return new ObservedMember(m.name(), m.created(), m.seed(), m.pending(), m.dormant(), m.deleting(), m.ready(),
+        m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory, lost.contains(m.name()),
+        Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion);
   }
 
   private void add(String name, boolean seed, boolean pending, boolean dormant, boolean deleting, boolean ready,

@@ -115,18 +115,18 @@ class MemberPodsTest {
   @Test
   void podRecordsTheTlsMaterialStampedOnItsMemberAndNothingElseOfTheMembersAnnotations() {
     EtcdMember member = Fixtures.member("member-seed-plain");
-    var material = new io.etcdoperator.operator.tls.MemberMaterial("aa", "bb", List.of("c1", "c2"));
+    var material = new io.etcdoperator.operator.resources.MemberMaterial("aa", "bb", List.of("c1", "c2"));
     Map<String, String> stamped = new java.util.HashMap<>(material.annotations());
     stamped.put("kubectl.kubernetes.io/last-applied-configuration", "{}");
     member.getMetadata().setAnnotations(stamped);
     Map<String, String> annotations = MemberPods.build(member, "etcd", false).getMetadata().getAnnotations();
     assertThat(annotations).containsAllEntriesOf(material.annotations())
         .doesNotContainKey("kubectl.kubernetes.io/last-applied-configuration");
-    assertThat(io.etcdoperator.operator.tls.MemberMaterial.fromAnnotations(annotations)).contains(material);
+    assertThat(io.etcdoperator.operator.resources.MemberMaterial.fromAnnotations(annotations)).contains(material);
 
     member.getMetadata().setAnnotations(null);
     assertThat(MemberPods.build(member, "etcd", false).getMetadata().getAnnotations())
-        .doesNotContainKey(io.etcdoperator.operator.tls.MemberMaterial.SERVER_ANNOTATION);
+        .doesNotContainKey(io.etcdoperator.operator.resources.MemberMaterial.SERVER_ANNOTATION);
   }
 
   @Test

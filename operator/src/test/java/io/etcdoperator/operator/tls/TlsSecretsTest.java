@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.tls;
 
+import io.etcdoperator.operator.resources.MemberMaterial;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.operator.resources.Golden;

@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.tls;
+package io.etcdoperator.operator.resources;
 
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import java.util.Arrays;
