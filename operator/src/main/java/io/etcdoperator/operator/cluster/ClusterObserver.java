@@ -21,7 +21,9 @@ import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.status.Conditions;
 import io.etcdoperator.operator.resources.MemberMaterial;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.time.Instant;
@@ -80,6 +82,10 @@ public class ClusterObserver {
     Map<String, Pod> pods = client.pods().inNamespace(cluster.getMetadata().getNamespace())
         .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
         .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
+    Map<String, PersistentVolumeClaim> pvcs = client.persistentVolumeClaims()
+        .inNamespace(cluster.getMetadata().getNamespace())
+        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
+        .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
     Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
         .filter(s -> !s.isBlank()).map(ClusterId::parse);
     Optional<Instant> restartAt = restartAt(cluster);
@@ -87,14 +93,14 @@ public class ClusterObserver {
     List<URI> endpoints = endpoints(members, clusterId.isPresent());
     ObservedCluster.AuthView notAsked = authView(cluster, Optional.empty());
     if (endpoints.isEmpty()) {
-      return new Observation(new ObservedCluster(clusterId, observed(members, pods, target, restartAt, now, null,
+      return new Observation(new ObservedCluster(clusterId, observed(members, pods, pvcs, target, restartAt, now, null,
           null, cluster), EtcdView.NOT_ASKED, notAsked), members, Optional.empty());
     }
     EtcdAdmin etcd = null;
     try {
       etcd = dialer.open(cluster, endpoints);
       Membership membership = etcd.members();
-      List<ObservedMember> observed = observed(members, pods, target, restartAt, now, etcd, membership, cluster);
+      List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster);
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
       return new Observation(new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth),
           members, Optional.of(etcd));
@@ -103,19 +109,22 @@ public class ClusterObserver {
         etcd.close();
       }
       EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
-      return new Observation(new ObservedCluster(clusterId, observed(members, pods, target, restartAt, now, null, null,
+      return new Observation(new ObservedCluster(clusterId, observed(members, pods, pvcs, target, restartAt, now, null, null,
           cluster), view, notAsked), members, Optional.empty());
     }
   }
 
-  private List<ObservedMember> observed(List<EtcdMember> members, Map<String, Pod> pods, ObservedClusterSpec target,
+  private List<ObservedMember> observed(List<EtcdMember> members, Map<String, Pod> pods,
+      Map<String, PersistentVolumeClaim> pvcs, ObservedClusterSpec target,
       Optional<Instant> restartAt, Instant now, EtcdAdmin etcd, Membership membership, EtcdCluster cluster) {
     String uid = cluster.getMetadata().getUid();
     List<ObservedMember> out = new ArrayList<>();
     for (EtcdMember m : members) {
       Pod pod = pods.get(m.getMetadata().getName());
       Optional<EndpointStatus> endpoint = etcd == null ? Optional.empty() : endpointStatus(m, pod, etcd, membership);
-      out.add(toObserved(m, uid, pod, outdated(m, pod, target, restartAt, now), endpoint));
+      PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
+      out.add(toObserved(m, uid, pod, outdated(m, pod, target, restartAt, now), endpoint,
+          volumeBehind(pvc, target)));
     }
     return out;
   }
@@ -226,12 +235,23 @@ public class ClusterObserver {
         .toList();
   }
 
+  /** The claim asks for less than the latched size (a claim being resized already asks for the new size). */
+  static boolean volumeBehind(PersistentVolumeClaim pvc, ObservedClusterSpec target) {
+    if (pvc == null || target == null || target.getStorage() == null || target.getStorage().getSize() == null
+        || pvc.getSpec().getResources() == null || pvc.getSpec().getResources().getRequests() == null) {
+      return false;
+    }
+    Quantity requested = pvc.getSpec().getResources().getRequests().get("storage");
+    return requested != null
+        && requested.getNumericalAmount().compareTo(target.getStorage().getSize().getNumericalAmount()) < 0;
+  }
+
   static ObservedMember toObserved(EtcdMember m, String clusterUid) {
-    return toObserved(m, clusterUid, null, Optional.empty(), Optional.empty());
+    return toObserved(m, clusterUid, null, Optional.empty(), Optional.empty(), false);
   }
 
   static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
-      Optional<EndpointStatus> endpoint) {
+      Optional<EndpointStatus> endpoint, boolean volumeBehind) {
     var status = m.getStatus();
     String created = m.getMetadata().getCreationTimestamp();
     boolean memory = MemberPods.memoryBacked(m.getSpec());
@@ -252,7 +272,8 @@ public class ClusterObserver {
         memory && MemberPods.podLost(m, pod),
         outdated,
         endpoint,
-        m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion());
+        m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
+        !memory && volumeBehind);
   }
 
   private static boolean hasPod(EtcdMember m) {

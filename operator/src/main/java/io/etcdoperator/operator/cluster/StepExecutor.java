@@ -12,6 +12,7 @@ import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.Names;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
@@ -124,6 +125,7 @@ public class StepExecutor {
         yield Outcome.of(s.reason(), message, SOON);
       }
       case Step.MoveLeader s -> moveLeader(cluster, s, observation);
+      case Step.ExpandVolume s -> expand(cluster, s, observation);
       case Step.LatchAuth s -> rootAuth.latch(cluster, "etcd already requires authentication; dialing as root from now on");
       case Step.EnableAuth s -> rootAuth.enable(cluster, etcd.orElseThrow());
       case Step.Wait w -> Outcome.of(w.reason(), w.detail(), w.recheck());
@@ -144,6 +146,30 @@ public class StepExecutor {
     String versions = from.equals(wanted.getSpec().getVersion()) ? "" : ", " + from + " -> " + wanted.getSpec().getVersion();
     return changed(cluster, s.reason(), "restarting member " + s.member() + " (" + s.why().reason() + versions
         + "); same member id and data");
+  }
+
+  /** The API server refuses the resize unless the StorageClass allows expansion: that refusal is the named reason. */
+  private Outcome expand(EtcdCluster cluster, Step.ExpandVolume s, ClusterObserver.Observation observation) {
+    var size = cluster.getStatus().getObserved().getStorage().getSize();
+    try {
+      client.persistentVolumeClaims().inNamespace(ns(cluster)).withName(Names.dataPvc(s.member()))
+          .edit(pvc -> {
+            pvc.getSpec().getResources().getRequests().put("storage", size);
+            return pvc;
+          });
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 403 && e.getCode() != 422) {
+        throw e;
+      }
+      return Outcome.problem(Reason.VOLUME_EXPANSION_UNSUPPORTED, "cannot grow " + Names.dataPvc(s.member())
+          + " to " + size + ": " + e.getStatus().getMessage(), Duration.ofMinutes(5));
+    }
+    observation.member(s.member()).ifPresent(m -> {
+      EtcdMember wanted = EtcdMembers.retarget(m, cluster.getStatus().getObserved());
+      m.getSpec().setStorage(wanted.getSpec().getStorage());
+      client.resource(m).update();
+    });
+    return changed(cluster, s.reason(), "growing the volume of member " + s.member() + " to " + size);
   }
 
   private Outcome moveLeader(EtcdCluster cluster, Step.MoveLeader s, ClusterObserver.Observation observation) {

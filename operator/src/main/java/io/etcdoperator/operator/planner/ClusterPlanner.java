@@ -72,10 +72,15 @@ public final class ClusterPlanner {
       }
     }
     Step resized = resize(observed, membership, desired);
-    if (resized instanceof Step.Converged && auth.wanted() && !auth.latched()) {
-      return new Step.EnableAuth();
+    if (!(resized instanceof Step.Converged)) {
+      return resized;
     }
-    return resized;
+    Optional<ObservedMember> small = observed.running().stream().filter(ObservedMember::volumeBehind)
+        .min(java.util.Comparator.comparing(ObservedMember::name));
+    if (small.isPresent()) {
+      return new Step.ExpandVolume(small.get().name());
+    }
+    return auth.wanted() && !auth.latched() ? new Step.EnableAuth() : resized;
   }
 
   /** A memory member whose Pod is gone lost its data; it must never start again under its old identity. */

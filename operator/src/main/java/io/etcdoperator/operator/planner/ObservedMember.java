@@ -19,6 +19,7 @@ import java.util.Optional;
  * @param outdated why its Pod differs from what the latched target builds, if it does
  * @param endpoint etcd's Maintenance Status of its client URL, when it answered this pass
  * @param specVersion the etcd version its EtcdMember asks for
+ * @param volumeBehind its data PVC requests less than the latched storage.size
  */
 public record ObservedMember(
     String name,
@@ -37,13 +38,14 @@ public record ObservedMember(
     boolean podLost,
     Optional<RestartReason> outdated,
     Optional<EndpointStatus> endpoint,
-    String specVersion) {
+    String specVersion,
+    boolean volumeBehind) {
 
   /** A PVC member on the latched target, with nothing observed from etcd. */
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant, boolean deleting,
       boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl, boolean controlled) {
     this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
-        false, false, Optional.empty(), Optional.empty(), "");
+        false, false, Optional.empty(), Optional.empty(), "", false);
   }
 
   public boolean running() {

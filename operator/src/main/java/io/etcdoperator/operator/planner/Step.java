@@ -124,6 +124,13 @@ public sealed interface Step {
     }
   }
 
+  /** Grow a PVC member's volume to the latched storage.size (no restart: the volume expands under etcd). */
+  record ExpandVolume(String member) implements Step {
+    public Reason reason() {
+      return Reason.VOLUME_EXPANDING;
+    }
+  }
+
   /** etcd already requires authentication (a crash after AuthEnable, a restored snapshot): latch status.authEnabled. */
   record LatchAuth() implements Step {
     public Reason reason() {

@@ -3,6 +3,7 @@ package io.etcdoperator.operator.resources;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.EtcdOptions;
+import io.etcdoperator.operator.planner.VersionPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,9 +35,24 @@ public final class EtcdCommandLine {
     args.add("--initial-cluster-token=" + member.getSpec().getClusterToken());
     args.add("--initial-cluster-state=" + (existingCluster ? "existing" : "new"));
     args.add("--listen-metrics-urls=http://0.0.0.0:" + Names.METRICS_PORT);
+    args.addAll(versioned(member.getSpec().getVersion()));
     options(member.getSpec().getOptions(), args);
     tlsFlags(tls, args);
     return args;
+  }
+
+  /**
+   * Flags whose spelling depends on the member's etcd minor: 3.6 dropped the experimental- prefix and turned some into
+   * feature gates, 3.7 refuses the old names (docs/operations.md#flags-per-version). Progress notifications every 5 s
+   * serve the kube-apiserver's watch cache; the initial corruption check keeps a diverged member from serving.
+   */
+  static List<String> versioned(String version) {
+    boolean renamed = VersionPolicy.EtcdVersion.parse(version)
+        .map(v -> v.compareTo(new VersionPolicy.EtcdVersion(3, 6, 0)) >= 0).orElse(false);
+    if (renamed) {
+      return List.of("--watch-progress-notify-interval=5s", "--feature-gates=InitialCorruptCheck=true");
+    }
+    return List.of("--experimental-watch-progress-notify-interval=5s", "--experimental-initial-corrupt-check=true");
   }
 
   /** The volume root, or a validated sub-directory for adopted members; anything suspicious falls back to the root. */

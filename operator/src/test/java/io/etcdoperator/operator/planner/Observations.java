@@ -28,6 +28,7 @@ final class Observations {
   private final Map<String, RestartReason> outdated = new HashMap<>();
   private final Map<String, String> running = new HashMap<>();
   private final Set<String> lost = new HashSet<>();
+  private final Set<String> small = new HashSet<>();
   private boolean memory;
   private String leader;
   private String specVersion = "3.5.16";
@@ -131,6 +132,12 @@ final class Observations {
     return this;
   }
 
+  /** This member's data PVC asks for less than the latched storage.size. */
+  Observations volumeBehind(String name) {
+    small.add(name);
+    return this;
+  }
+
   /** Ready members answer Maintenance Status, naming this leader; everyone runs {@link #specVersion}. */
   Observations leader(String name) {
     leader = name;
@@ -163,7 +170,7 @@ final class Observations {
     }
     return new ObservedMember(m.name(), m.created(), m.seed(), m.pending(), m.dormant(), m.deleting(), m.ready(),
         m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory, lost.contains(m.name()),
-        Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion);
+        Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion, small.contains(m.name()));
   }
 
   private void add(String name, boolean seed, boolean pending, boolean dormant, boolean deleting, boolean ready,

@@ -158,6 +158,14 @@ class RollerTest {
     }
 
     @Test
+    void volumesGrowOneMemberAtATimeOnceNothingElseIsToDo() {
+      assertThat(next(threeVoters().leader("demo-a").volumeBehind("demo-c").volumeBehind("demo-b"), 3))
+          .isEqualTo(new Step.ExpandVolume("demo-b"));
+      assertThat(next(threeVoters().leader("demo-a").volumeBehind("demo-b").outdated("demo-c", VERSION), 3))
+          .isEqualTo(new Step.RestartMember("demo-c", VERSION));
+    }
+
+    @Test
     void authIsEnabledOnlyOnceNothingIsLeftToRoll() {
       var wanted = new ObservedCluster.AuthView(true, false, Optional.of(false));
       assertThat(next(threeVoters().leader("demo-a").auth(wanted).outdated("demo-b", VERSION), 3))

@@ -30,6 +30,21 @@ class EtcdCommandLineTest {
     assertThat(EtcdCommandLine.dataDir(member(subPath))).isEqualTo("/var/lib/etcd");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"3.4.23", "3.5.16", "3.5.30", "3.5.33"})
+  void upTo35TheExperimentalSpellingsAreRendered(String version) {
+    assertThat(EtcdCommandLine.versioned(version)).containsExactly(
+        "--experimental-watch-progress-notify-interval=5s", "--experimental-initial-corrupt-check=true");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"3.6.0", "3.6.14", "3.7.1"})
+  void from36TheRenamedFlagAndTheFeatureGateAreRendered(String version) {
+    assertThat(EtcdCommandLine.versioned(version)).containsExactly(
+        "--watch-progress-notify-interval=5s", "--feature-gates=InitialCorruptCheck=true")
+        .noneMatch(flag -> flag.startsWith("--experimental-"));
+  }
+
   @Test
   void noAnnotationsMeansTheVolumeRoot() {
     EtcdMember member = member(null);

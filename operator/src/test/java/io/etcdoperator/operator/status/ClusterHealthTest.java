@@ -1,0 +1,98 @@
+package io.etcdoperator.operator.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdoperator.etcd.ClusterId;
+import io.etcdoperator.etcd.Member;
+import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.etcd.Membership;
+import io.etcdoperator.operator.planner.EtcdView;
+import io.etcdoperator.operator.planner.ObservedCluster;
+import io.etcdoperator.operator.planner.ObservedMember;
+import io.etcdoperator.operator.planner.Refusal;
+import io.etcdoperator.operator.reason.Reason;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ClusterHealthTest {
+
+  private static final ClusterId ID = new ClusterId(0xc1L);
+
+  /** Voters named a, b, c, ...; the first {@code ready} of them are Ready. */
+  private static ObservedCluster voters(int n, int ready) {
+    List<ObservedMember> members = new ArrayList<>();
+    List<Member> etcd = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String name = "m" + (char) ('a' + i);
+      URI peer = URI.create("http://" + name + ".demo.default.svc:2380");
+      members.add(new ObservedMember(name, Instant.EPOCH.plusSeconds(i), i == 0, false, false, false, i < ready,
+          true, true, Optional.of(new MemberId(i + 1)), peer, true));
+      etcd.add(new Member(new MemberId(i + 1), name, List.of(peer), List.of(), false));
+    }
+    return new ObservedCluster(Optional.of(ID), members, new EtcdView.Reached(new Membership(ID, etcd)));
+  }
+
+  @Test
+  void allReadyIsHealthyAndReconciled() {
+    var r = ClusterHealth.assess(voters(3, 3), 3, true, Reason.RECONCILED, "", List.of(), null);
+    assertThat(r.available().reason()).isEqualTo(Reason.QUORUM_HEALTHY);
+    assertThat(r.degraded().status()).isFalse();
+    assertThat(r.progressing().reason()).isEqualTo(Reason.RECONCILED);
+    assertThat(r.ready()).isEqualTo(3);
+  }
+
+  @Test
+  void oneOfThreeDownKeepsQuorumButIsDegraded() {
+    var r = ClusterHealth.assess(voters(3, 2), 3, false, Reason.MEMBERS_NOT_READY, "", List.of(), null);
+    assertThat(r.available().status()).isTrue();
+    assertThat(r.available().reason()).isEqualTo(Reason.QUORUM_AVAILABLE);
+    assertThat(r.degraded().reason()).isEqualTo(Reason.MEMBERS_UNHEALTHY);
+  }
+
+  @Test
+  void twoOfThreeDownIsQuorumLost() {
+    var r = ClusterHealth.assess(voters(3, 1), 3, false, Reason.MEMBERS_NOT_READY, "", List.of(), null);
+    assertThat(r.available().status()).isFalse();
+    assertThat(r.available().reason()).isEqualTo(Reason.QUORUM_LOST);
+    assertThat(r.degraded().reason()).isEqualTo(Reason.QUORUM_LOST);
+  }
+
+  @Test
+  void aRefusalIsReportedUnderItsOwnReason() {
+    var refusal = new Refusal(Reason.UNSUPPORTED_UPGRADE, "cannot change etcd 3.5.16 to 3.4.23: a minor downgrade");
+    var r = ClusterHealth.assess(voters(3, 3), 3, true, Reason.RECONCILED, "", List.of(refusal), null);
+    assertThat(r.degraded().status()).isTrue();
+    assertThat(r.degraded().reason()).isEqualTo(Reason.UNSUPPORTED_UPGRADE);
+    assertThat(r.degraded().message()).contains("minor downgrade");
+    assertThat(r.available().status()).isTrue();
+  }
+
+  @Test
+  void aStalledUpgradeIsDegradedButStaysAvailableWhileQuorumHolds() {
+    var r = ClusterHealth.assess(voters(3, 2), 3, false, Reason.UPGRADE_STALLED, "", List.of(),
+        Reason.UPGRADE_STALLED);
+    assertThat(r.available().status()).isTrue();
+    assertThat(r.degraded().reason()).isEqualTo(Reason.UPGRADE_STALLED);
+    assertThat(r.progressing().status()).isFalse();
+    assertThat(r.progressing().message()).contains("set spec.version back");
+  }
+
+  @Test
+  void aMissedDeadlineOtherwiseMakesTheClusterUnavailable() {
+    var r = ClusterHealth.assess(voters(3, 2), 3, false, Reason.DEADLINE_EXCEEDED, "", List.of(),
+        Reason.DEADLINE_EXCEEDED);
+    assertThat(r.available().status()).isFalse();
+    assertThat(r.available().reason()).isEqualTo(Reason.DEADLINE_EXCEEDED);
+  }
+
+  @Test
+  void aRefusedVolumeExpansionIsDegraded() {
+    var r = ClusterHealth.assess(voters(3, 3), 3, true, Reason.VOLUME_EXPANSION_UNSUPPORTED, "no expansion",
+        List.of(), null);
+    assertThat(r.degraded().reason()).isEqualTo(Reason.VOLUME_EXPANSION_UNSUPPORTED);
+  }
+}
