@@ -19,6 +19,7 @@ import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
+import io.etcdoperator.operator.resources.TlsSecretVersions;
 import io.etcdoperator.operator.status.Conditions;
 import io.etcdoperator.operator.resources.MemberMaterial;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -119,7 +120,9 @@ public class ClusterObserver {
       Optional<Instant> restartAt, Instant now, EtcdAdmin etcd, Membership membership, EtcdCluster cluster) {
     String uid = cluster.getMetadata().getUid();
     List<ObservedMember> out = new ArrayList<>();
-    for (EtcdMember m : members) {
+    Map<String, String> secretVersions = new java.util.HashMap<>();
+    for (EtcdMember listed : members) {
+      EtcdMember m = TlsSecretLookup.stamped(client, listed, secretVersions);
       Pod pod = pods.get(m.getMetadata().getName());
       Optional<EndpointStatus> endpoint = etcd == null ? Optional.empty() : endpointStatus(m, pod, etcd, membership);
       PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
@@ -182,8 +185,12 @@ public class ClusterObserver {
       if (!Objects.equals(m.getSpec().getVersion(), target.getVersion())) {
         return Optional.of(RestartReason.VERSION_CHANGED);
       }
-      boolean materialChanged = live != null && !MemberMaterial.fromAnnotations(m.getMetadata().getAnnotations())
-          .equals(MemberMaterial.fromAnnotations(live.getMetadata().getAnnotations()));
+      Map<String, String> wants = m.getMetadata().getAnnotations() == null ? Map.of() : m.getMetadata().getAnnotations();
+      Map<String, String> runs = live == null || live.getMetadata().getAnnotations() == null ? Map.of()
+          : live.getMetadata().getAnnotations();
+      boolean materialChanged = live != null && (!MemberMaterial.fromAnnotations(wants)
+          .equals(MemberMaterial.fromAnnotations(runs))
+          || !Objects.equals(wants.get(TlsSecretVersions.ANNOTATION), runs.get(TlsSecretVersions.ANNOTATION)));
       return Optional.of(materialChanged ? RestartReason.CERTIFICATE_RENEWED : RestartReason.SPEC_CHANGED);
     }
     boolean requested = live != null && restartAt.filter(at -> !at.isAfter(now))

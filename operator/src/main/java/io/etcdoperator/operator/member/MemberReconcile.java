@@ -10,6 +10,7 @@ import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.cluster.EtcdDialer;
+import io.etcdoperator.operator.cluster.TlsSecretLookup;
 import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reason.Reason;
@@ -101,7 +102,8 @@ public class MemberReconcile {
         return refuseRestore(member);
       }
       pod = client.pods().inNamespace(member.getMetadata().getNamespace())
-          .resource(MemberPods.build(member, config.etcdImage(member.getSpec().getVersion()), existing, agent))
+          .resource(MemberPods.build(TlsSecretLookup.stamped(client, member, new java.util.HashMap<>()),
+              config.etcdImage(member.getSpec().getVersion()), existing, agent))
           .create();
       LOG.atInfo().addKeyValue("member", member.getMetadata().getName()).addKeyValue("restore", restores)
           .log("created member pod");

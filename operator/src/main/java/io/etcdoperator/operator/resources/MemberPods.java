@@ -114,12 +114,16 @@ public final class MemberPods {
   }
 
   /**
-   * Operator-issued TLS: the cluster pass stamps the EtcdMember with the fingerprints its Secrets hold now, and the
-   * Pod carries them as "what this Pod started with", so the TLS planner can see which members run stale material.
+   * The TLS material the Pod starts with: fingerprints stamped on the EtcdMember for operator-issued TLS, or the
+   * versions of bring-your-own Secrets; either way it is part of the revision, so a change rolls the member.
    */
   static Map<String, String> tlsMaterial(EtcdMember member) {
-    return MemberMaterial.fromAnnotations(member.getMetadata().getAnnotations()).map(MemberMaterial::annotations)
-        .orElse(Map.of());
+    Map<String, String> annotations = member.getMetadata().getAnnotations() == null ? Map.of()
+        : member.getMetadata().getAnnotations();
+    Map<String, String> out = new LinkedHashMap<>(MemberMaterial.fromAnnotations(annotations)
+        .map(MemberMaterial::annotations).orElse(Map.of()));
+    Optional.ofNullable(annotations.get(TlsSecretVersions.ANNOTATION)).ifPresent(v -> out.put(TlsSecretVersions.ANNOTATION, v));
+    return out;
   }
 
   /**

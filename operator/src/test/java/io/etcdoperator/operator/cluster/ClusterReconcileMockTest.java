@@ -222,6 +222,36 @@ class ClusterReconcileMockTest {
   }
 
   @Test
+  void aNewVersionOfABringYourOwnSecretRollsEveryMemberOnceOnePerPass() {
+    rootSecret("byo-root", "s3cret");
+    createWithAuth("byo", "byo-root");
+    converge("byo", 20);
+    assertThat(ready("byo")).isEqualTo(3);
+    converge("byo", 3);
+    Map<String, String> pods = podUids("byo");
+
+    client.secrets().inNamespace(NS).withName("byo-server-tls").edit(secret -> {
+      secret.getData().put("tls.crt", java.util.Base64.getEncoder().encodeToString("renewed".getBytes()));
+      return secret;
+    });
+    List<String> restarted = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      Map<String, String> before = podUids("byo");
+      round("byo");
+      Map<String, String> after = podUids("byo");
+      List<String> changed = before.keySet().stream().filter(k -> !before.get(k).equals(after.get(k))).toList();
+      assertThat(changed).as("members restarted in one pass").hasSizeLessThanOrEqualTo(1);
+      restarted.addAll(changed);
+    }
+
+    assertThat(restarted).containsExactlyInAnyOrderElementsOf(pods.keySet());
+    assertThat(client.v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> "MemberRolling".equals(e.getReason()) && e.getMessage().contains("CertificateRenewed")))
+        .hasSize(3);
+    assertThat(ready("byo")).isEqualTo(3);
+  }
+
+  @Test
   void aMinorDowngradeIsRefusedAndNothingRestarts() {
     create("down", 3, "");
     converge("down", 15);

@@ -1,0 +1,29 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.operator.resources.TlsSecretVersions;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** Reads the resourceVersions of the TLS Secrets a member mounts (names only leave here, never content). */
+public final class TlsSecretLookup {
+
+  private TlsSecretLookup() {}
+
+  /** The member stamped with the versions its Secrets have now (unchanged when it mounts none). */
+  public static EtcdMember stamped(KubernetesClient client, EtcdMember member, Map<String, String> cache) {
+    Map<String, String> versions = new HashMap<>();
+    for (String name : TlsSecretVersions.secrets(member)) {
+      String rv = cache.computeIfAbsent(name, n -> Optional.ofNullable(
+          client.secrets().inNamespace(member.getMetadata().getNamespace()).withName(n).get())
+          .map(Secret::getMetadata).map(m -> m.getResourceVersion()).orElse(""));
+      if (!rv.isEmpty()) {
+        versions.put(name, rv);
+      }
+    }
+    return TlsSecretVersions.stamped(member, TlsSecretVersions.value(versions));
+  }
+}
