@@ -19,6 +19,14 @@ public record Membership(ClusterId clusterId, List<Member> members) {
     return members.stream().filter(m -> m.name().equals(name)).findFirst();
   }
 
+  /**
+   * The one rule for finding a member's entry: by its peer URL (known from the learner add on), else by the name it
+   * started with (an adopted member whose peer URL was spelled differently).
+   */
+  public Optional<Member> entryOf(String name, URI peerUrl) {
+    return byPeerUrl(peerUrl).or(() -> byName(name));
+  }
+
   public Optional<Member> byId(MemberId id) {
     return members.stream().filter(m -> m.id().equals(id)).findFirst();
   }

@@ -76,13 +76,14 @@ class EtcdClusterSerializationTest {
     status.setClusterID("cdf818194e3a8c32");
     status.setClusterToken("default-my-etcd-0c1d");
     status.setAuthEnabled(false);
+    status.setVersion("3.5.16");
     status.setObserved(new ObservedClusterSpec());
     status.setProgressDeadline("2026-11-22T10:00:00Z");
     status.setConditions(List.of(new ConditionBuilder().withType("Available").withStatus("True").build()));
     status.setObservedGeneration(2L);
 
     assertThat(fieldNames(status)).containsExactlyInAnyOrder("readyMembers", "selector", "brokenMembers",
-        "clusterID", "clusterToken", "authEnabled", "observed", "progressDeadline", "conditions",
+        "clusterID", "clusterToken", "authEnabled", "version", "observed", "progressDeadline", "conditions",
         "observedGeneration");
     assertThat(fieldNames(status)).containsExactlyInAnyOrderElementsOf(schemaProperties("etcdclusters", "status"));
   }

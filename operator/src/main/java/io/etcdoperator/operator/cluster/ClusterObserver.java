@@ -134,7 +134,7 @@ public class ClusterObserver {
 
   /** Status of a member whose Pod is ready and which etcd lists; learners answer it too. */
   private static Optional<EndpointStatus> endpointStatus(EtcdMember m, Pod pod, EtcdAdmin etcd, Membership membership) {
-    boolean listed = membership.byPeerUrl(Names.peerUrl(m)).isPresent();
+    boolean listed = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m)).isPresent();
     if (pod == null || !MemberPods.ready(pod) || !listed) {
       return Optional.empty();
     }

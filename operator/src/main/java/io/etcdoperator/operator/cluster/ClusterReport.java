@@ -160,7 +160,7 @@ final class ClusterReport {
       if (m.getMetadata().getDeletionTimestamp() != null || Boolean.TRUE.equals(m.getSpec().getDormant())) {
         continue;
       }
-      var entry = membership.byPeerUrl(Names.peerUrl(m)).or(() -> membership.byName(m.getMetadata().getName()));
+      var entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
       if (entry.isEmpty()) {
         continue;
       }

@@ -286,8 +286,7 @@ public class MemberReconcile {
     }
     try (EtcdAdmin etcd = dialer.open(cluster, endpoints)) {
       Membership membership = etcd.members();
-      Optional<Member> self = membership.byName(member.getMetadata().getName())
-          .or(() -> membership.byPeerUrl(Names.peerUrl(member)));
+      Optional<Member> self = membership.entryOf(member.getMetadata().getName(), Names.peerUrl(member));
       if (self.isEmpty()) {
         return Optional.of("not in etcd's member list yet");
       }
@@ -358,7 +357,7 @@ public class MemberReconcile {
     if (recorded != null && !recorded.isBlank()) {
       return membership.byId(MemberId.parse(recorded)).map(Member::id);
     }
-    return membership.byName(member.getMetadata().getName()).or(() -> membership.byPeerUrl(Names.peerUrl(member)))
+    return membership.entryOf(member.getMetadata().getName(), Names.peerUrl(member))
         .map(Member::id);
   }
 

@@ -237,7 +237,7 @@ public final class ClusterPlanner {
   }
 
   static Optional<Member> etcdEntryOf(ObservedMember member, Membership membership) {
-    return membership.byPeerUrl(member.peerUrl()).or(() -> membership.byName(member.name()));
+    return membership.entryOf(member.name(), member.peerUrl());
   }
 
   static Optional<ObservedMember> ownerOf(Member member, ObservedCluster observed) {
