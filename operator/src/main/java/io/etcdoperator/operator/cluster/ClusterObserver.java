@@ -3,6 +3,7 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.operator.events.InstantAnnotation;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.EndpointStatus;
@@ -28,8 +29,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -198,22 +197,11 @@ public class ClusterObserver {
     return requested ? Optional.of(RestartReason.RESTART_REQUESTED) : Optional.empty();
   }
 
-  /** The user's "restart now" (an RFC 3339 instant); an unreadable value is named in the log and ignored. */
+  /** The user's "restart now" (see InstantAnnotation). */
   static Optional<Instant> restartAt(EtcdCluster cluster) {
-    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-    String value = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RESTART_AT);
-    if (value == null || value.isBlank()) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(OffsetDateTime.parse(value.strip()).toInstant());
-    } catch (DateTimeParseException e) {
-      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName())
-          .addKeyValue("annotation", EtcdOperatorApi.ANNOTATION_RESTART_AT).addKeyValue("value", value)
-          .log("not an RFC 3339 time such as 2026-11-22T14:00:00Z; ignored");
-      return Optional.empty();
-    }
+    return InstantAnnotation.read(cluster, EtcdOperatorApi.ANNOTATION_RESTART_AT);
   }
+
 
   static Reason reasonOf(RuntimeException e, EtcdCluster cluster) {
     boolean authWanted = cluster.getSpec().getAuth() != null && Boolean.TRUE.equals(cluster.getSpec().getAuth().getEnabled());

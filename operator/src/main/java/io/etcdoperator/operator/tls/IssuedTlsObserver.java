@@ -4,6 +4,7 @@ import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.operator.events.InstantAnnotation;
 import io.etcdoperator.pki.Fingerprint;
 import io.etcdoperator.pki.Pem;
 import io.etcdoperator.pki.PkiException;
@@ -20,15 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Reads an operator-issued cluster's CA and leaf Secrets and its members' Pods; fingerprints only leave here. */
 final class IssuedTlsObserver {
 
-  private static final Logger LOG = LoggerFactory.getLogger(IssuedTlsObserver.class);
 
   /** The planner's view, plus the Secrets and members the executor writes from. */
   record State(IssuedTls view, Optional<Secret> caSecret, Map<LeafRole, Secret> leafSecrets,
@@ -69,20 +65,9 @@ final class IssuedTlsObserver {
 
   /** The user's "renew now" (an RFC 3339 instant); an unreadable value is named in the log and ignored. */
   static Optional<Instant> renewalRequested(EtcdCluster cluster) {
-    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-    String value = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RENEW_CERTIFICATES_AT);
-    if (value == null || value.isBlank()) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(OffsetDateTime.parse(value.strip()).toInstant());
-    } catch (DateTimeParseException e) {
-      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName())
-          .addKeyValue("annotation", EtcdOperatorApi.ANNOTATION_RENEW_CERTIFICATES_AT).addKeyValue("value", value)
-          .log("not an RFC 3339 time such as 2026-11-22T14:00:00Z; ignored");
-      return Optional.empty();
-    }
+    return InstantAnnotation.read(cluster, EtcdOperatorApi.ANNOTATION_RENEW_CERTIFICATES_AT);
   }
+
 
   static ObservedTlsMember member(String name, Pod pod) {
     if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
