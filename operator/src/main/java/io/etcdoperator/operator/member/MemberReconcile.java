@@ -44,7 +44,7 @@ public class MemberReconcile {
   static final Duration STEADY = Duration.ofSeconds(30);
   static final Duration SOON = Duration.ofSeconds(5);
   static final String LOST = "memory-backed member lost its Pod and data; waiting for the cluster to replace it";
-  static final String VERSION_DRIFTED = "VersionDrifted";
+  static final String VERSION_DRIFTED = Reason.VERSION_DRIFTED.reason();
 
   /** The result of the finalizer: done (finalizer may go) or try again later. */
   public record Cleanup(boolean done, String detail) {}
@@ -221,7 +221,7 @@ public class MemberReconcile {
       ready = Reason.MEMBER_LOST.reason();
       message = blocked.get();
     } else if (blocked.isPresent()) {
-      ready = "Blocked";
+      ready = Reason.BLOCKED.reason();
       message = blocked.get();
     } else if (restoring.isPresent()) {
       RestoreProgress restore = restoring.get();
@@ -231,15 +231,15 @@ public class MemberReconcile {
         warnOnce(member, restore);
       }
     } else if (pod == null || !MemberPods.ready(pod)) {
-      ready = "PodNotReady";
+      ready = Reason.POD_NOT_READY.reason();
       message = "pod phase: " + (pod == null || pod.getStatus() == null ? "Pending" : pod.getStatus().getPhase());
     } else if (status.getMemberID() == null) {
       Optional<String> discovered = discover(member, status);
-      ready = discovered.isEmpty() ? "PodReady" : "DiscoveringMemberID";
+      ready = discovered.isEmpty() ? Reason.POD_READY.reason() : Reason.DISCOVERING_MEMBER_ID.reason();
       message = discovered.map(e -> "waiting for memberID: " + e).orElse("etcd member is ready");
       isReady = discovered.isEmpty();
     } else {
-      ready = "PodReady";
+      ready = Reason.POD_READY.reason();
       message = "etcd member is ready";
       isReady = true;
     }
@@ -259,7 +259,7 @@ public class MemberReconcile {
     }
     boolean drifted = !running.equals(wanted);
     status.setConditions(Conditions.set(status.getConditions(), VERSION_DRIFTED, drifted,
-        drifted ? "VersionMismatch" : "VersionMatched",
+        drifted ? Reason.VERSION_MISMATCH.reason() : Reason.VERSION_MATCHED.reason(),
         drifted ? "running etcd " + running + ", spec.version is " + wanted : "running etcd " + running,
         member.getMetadata().getGeneration(), clock.instant()));
   }

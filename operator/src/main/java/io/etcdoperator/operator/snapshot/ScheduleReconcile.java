@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
@@ -82,7 +83,8 @@ public class ScheduleReconcile {
       maxAge = Optional.ofNullable(spec.getRetention()).map(r -> r.getMaxAge()).map(RetentionPlan::age);
       cron.next(clock.instant().atZone(zone)); // an expression that never fires is refused here, once
     } catch (IllegalArgumentException | DateTimeException e) {
-      writeStatus(schedule, status(schedule, List.of(), Optional.empty(), false, "InvalidSchedule", e.getMessage()));
+      writeStatus(schedule, status(schedule, List.of(), Optional.empty(), false, Reason.INVALID_SCHEDULE.reason(),
+          e.getMessage()));
       return Optional.empty(); // the next spec change brings the next pass
     }
     Instant now = clock.instant();
@@ -95,7 +97,7 @@ public class ScheduleReconcile {
     if (decision.create()) {
       owned.add(createSnapshot(schedule, decision.slot().orElseThrow()));
     } else if (decision.slot().isPresent()) {
-      events.normal(schedule, "SnapshotSkipped", "previous snapshot has not finished; skipping the firing at "
+      events.normal(schedule, Reason.SNAPSHOT_SKIPPED.reason(), "previous snapshot has not finished; skipping the firing at "
           + decision.slot().get());
     }
     List<String> problems = new ArrayList<>();
@@ -104,7 +106,8 @@ public class ScheduleReconcile {
           .flatMap(s -> prune(schedule, s)).ifPresent(problems::add);
     }
     boolean ok = problems.isEmpty();
-    String reason = !ok ? "PruneBlocked" : Boolean.TRUE.equals(spec.getSuspend()) ? "Suspended" : "Scheduled";
+    String reason = !ok ? Reason.PRUNE_BLOCKED.reason()
+        : Boolean.TRUE.equals(spec.getSuspend()) ? Reason.SUSPENDED.reason() : Reason.SCHEDULED.reason();
     String message = !ok ? String.join("; ", problems) : Boolean.TRUE.equals(spec.getSuspend())
         ? "suspended; no snapshots are created" : "next snapshot at " + decision.nextFiring();
     EtcdSnapshotScheduleStatus status = status(schedule, owned, decision.slot(), ok, reason, message);
@@ -150,7 +153,7 @@ public class ScheduleReconcile {
     snapshot.setSpec(spec);
     try {
       EtcdSnapshot created = client.resource(snapshot).create();
-      events.normal(schedule, "SnapshotCreated", "created EtcdSnapshot " + name + " for the firing at " + slot);
+      events.normal(schedule, Reason.SNAPSHOT_CREATED.reason(), "created EtcdSnapshot " + name + " for the firing at " + slot);
       LOG.atInfo().addKeyValue("schedule", schedule.getMetadata().getName()).addKeyValue("snapshot", name)
           .log("scheduled snapshot created");
       return created;
@@ -213,7 +216,7 @@ public class ScheduleReconcile {
   private void delete(EtcdSnapshotSchedule schedule, EtcdSnapshot snapshot, String message) {
     client.resources(EtcdSnapshot.class).inNamespace(snapshot.getMetadata().getNamespace())
         .withName(snapshot.getMetadata().getName()).delete();
-    events.normal(schedule, "SnapshotPruned", message);
+    events.normal(schedule, Reason.SNAPSHOT_PRUNED.reason(), message);
   }
 
   private static boolean jobSucceeded(Job job) {

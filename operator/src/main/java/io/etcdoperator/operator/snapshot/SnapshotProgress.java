@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,14 +63,14 @@ public final class SnapshotProgress {
 
   public static Decision decide(Observation o) {
     if (o.phase() == null || o.phase().isEmpty()) {
-      return Decision.waiting(EtcdSnapshotStatus.PHASE_PENDING, "Pending", "snapshot accepted", SOON);
+      return Decision.waiting(EtcdSnapshotStatus.PHASE_PENDING, Reason.PENDING.reason(), "snapshot accepted", SOON);
     }
     return switch (o.job()) {
       case JobState.Absent absent -> beforeJob(o);
-      case JobState.Running running -> Decision.waiting(EtcdSnapshotStatus.PHASE_STARTED, "JobRunning",
+      case JobState.Running running -> Decision.waiting(EtcdSnapshotStatus.PHASE_STARTED, Reason.JOB_RUNNING.reason(),
           running.lastAttempt().map(r -> "agent retrying after: " + describe(r)).orElse("snapshot agent running"), POLL);
       case JobState.Failed failed -> Decision.failed(
-          failed.lastAttempt().flatMap(AgentReport::reason).orElse("JobFailed"),
+          failed.lastAttempt().flatMap(AgentReport::reason).orElse(Reason.JOB_FAILED.reason()),
           failed.lastAttempt().map(SnapshotProgress::describe).orElse("snapshot Job failed: " + failed.jobMessage()));
       case JobState.Succeeded done -> finished(o, done);
     };
@@ -77,30 +78,30 @@ public final class SnapshotProgress {
 
   private static Decision beforeJob(Observation o) {
     if (EtcdSnapshotStatus.PHASE_STARTED.equals(o.phase())) {
-      return Decision.failed("SnapshotJobLost",
+      return Decision.failed(Reason.SNAPSHOT_JOB_LOST.reason(),
           "the snapshot Job disappeared before it finished; not re-running it, to avoid a second snapshot");
     }
     if (!o.operatorImage()) {
-      return Decision.failed("OperatorImageNotConfigured",
+      return Decision.failed(Reason.OPERATOR_IMAGE_NOT_CONFIGURED.reason(),
           "the operator has no --operator-image (OPERATOR_IMAGE) to run the snapshot agent with");
     }
     if (o.destinationProblem().isPresent()) {
-      return Decision.failed("InvalidDestination", o.destinationProblem().get());
+      return Decision.failed(Reason.INVALID_DESTINATION.reason(), o.destinationProblem().get());
     }
     boolean patienceLeft = o.now().isBefore(o.created().plus(CLUSTER_PATIENCE));
     return switch (o.cluster()) {
-      case MISSING -> Decision.failed("ClusterNotFound", "EtcdCluster not found in this namespace");
+      case MISSING -> Decision.failed(Reason.CLUSTER_NOT_FOUND.reason(), "EtcdCluster not found in this namespace");
       case NO_VOTERS -> patienceLeft
-          ? Decision.waiting(EtcdSnapshotStatus.PHASE_PENDING, "WaitingForCluster",
+          ? Decision.waiting(EtcdSnapshotStatus.PHASE_PENDING, Reason.WAITING_FOR_CLUSTER.reason(),
               "waiting for the cluster to have a running voter", POLL)
-          : Decision.failed("ClusterNotReady", "the cluster had no running voter for " + CLUSTER_PATIENCE.toMinutes()
+          : Decision.failed(Reason.CLUSTER_NOT_READY.reason(), "the cluster had no running voter for " + CLUSTER_PATIENCE.toMinutes()
               + " minutes");
       case AUTH_NOT_LATCHED -> patienceLeft
-          ? Decision.waiting(EtcdSnapshotStatus.PHASE_PENDING, "WaitingForAuth",
+          ? Decision.waiting(EtcdSnapshotStatus.PHASE_PENDING, Reason.WAITING_FOR_AUTH.reason(),
               "waiting for the cluster to enable etcd authentication (status.authEnabled)", POLL)
-          : Decision.failed("AuthLatchTimeout", "etcd authentication was not enabled within "
+          : Decision.failed(Reason.AUTH_LATCH_TIMEOUT.reason(), "etcd authentication was not enabled within "
               + CLUSTER_PATIENCE.toMinutes() + " minutes");
-      case READY -> new Decision(true, EtcdSnapshotStatus.PHASE_STARTED, "JobCreated", "snapshot Job created",
+      case READY -> new Decision(true, EtcdSnapshotStatus.PHASE_STARTED, Reason.JOB_CREATED.reason(), "snapshot Job created",
           Optional.empty(), Optional.of(POLL));
     };
   }
@@ -109,14 +110,14 @@ public final class SnapshotProgress {
     Optional<AgentReport> stored = done.report().filter(AgentReport::stored);
     if (stored.isPresent()) {
       AgentReport r = stored.get();
-      return new Decision(false, EtcdSnapshotStatus.PHASE_COMPLETE, "SnapshotStored",
+      return new Decision(false, EtcdSnapshotStatus.PHASE_COMPLETE, Reason.SNAPSHOT_STORED.reason(),
           "stored " + r.uri().orElseThrow() + " (" + r.sizeBytes().orElseThrow() + " bytes)", stored, Optional.empty());
     }
     if (o.now().isBefore(done.completedAt().plus(REPORT_PATIENCE))) {
-      return Decision.waiting(EtcdSnapshotStatus.PHASE_STARTED, "ReadingArtifact",
+      return Decision.waiting(EtcdSnapshotStatus.PHASE_STARTED, Reason.READING_ARTIFACT.reason(),
           "Job succeeded; waiting for the agent's termination message", SOON);
     }
-    return Decision.failed("ArtifactUnreadable",
+    return Decision.failed(Reason.ARTIFACT_UNREADABLE.reason(),
         "the Job succeeded but no Pod carries the agent's result (Pods deleted?); the object may exist");
   }
 

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
@@ -62,7 +63,7 @@ public class SnapshotReconcile {
     List<URI> endpoints = cluster == null ? List.of() : voterEndpoints(cluster);
     Job job = client.batch().v1().jobs().inNamespace(namespace).withName(SnapshotJobs.saveJobName(snapshot)).get();
     if (job != null && !Owners.controlledBy(job, snapshot.getMetadata().getUid())) {
-      return report(snapshot, Decision.failed("JobConflict", "Job " + job.getMetadata().getName()
+      return report(snapshot, Decision.failed(Reason.JOB_CONFLICT.reason(), "Job " + job.getMetadata().getName()
           + " exists and belongs to another object"));
     }
     Instant now = clock.instant();
@@ -213,7 +214,7 @@ public class SnapshotReconcile {
       return;
     }
     switch (decision.phase()) {
-      case EtcdSnapshotStatus.PHASE_STARTED -> events.normal(snapshot, "SnapshotStarted",
+      case EtcdSnapshotStatus.PHASE_STARTED -> events.normal(snapshot, Reason.SNAPSHOT_STARTED.reason(),
           "snapshot Job " + SnapshotJobs.saveJobName(snapshot) + " created");
       case EtcdSnapshotStatus.PHASE_COMPLETE -> events.normal(snapshot, decision.reason(), decision.message());
       case EtcdSnapshotStatus.PHASE_FAILED -> events.warning(snapshot, decision.reason(), decision.message());
