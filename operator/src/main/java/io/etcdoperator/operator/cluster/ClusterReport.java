@@ -133,7 +133,7 @@ final class ClusterReport {
     status.setConditions(conditions);
     status.setReadyMembers(health.ready());
     status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));
-    status.setBrokenMembers(0);
+    status.setBrokenMembers(health.broken());
     status.setObservedGeneration(generation);
     observed.lowestRunningVersion().ifPresent(v -> status.setVersion(v.toString()));
     boolean paused = health.progressing().reason() == Reason.PAUSED;

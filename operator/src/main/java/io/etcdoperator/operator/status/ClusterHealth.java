@@ -16,8 +16,12 @@ public final class ClusterHealth {
   /** One condition to set. */
   public record Verdict(boolean status, Reason reason, String message) {}
 
-  /** The three conditions plus the counts they were computed from. */
-  public record Report(Verdict available, Verdict degraded, Verdict progressing, int ready, int voters, int learners) {}
+  /**
+   * The three conditions plus the counts they were computed from. {@code ready} counts voters only (a learner serves
+   * no linearizable read); {@code broken} counts members that joined and are down, or lost their data.
+   */
+  public record Report(Verdict available, Verdict degraded, Verdict progressing, int ready, int voters, int learners,
+      int broken) {}
 
   /**
    * @param step the reason and message of what this pass did or waits for
@@ -27,13 +31,13 @@ public final class ClusterHealth {
   public static Report assess(ObservedCluster observed, int desired, boolean complete, Reason step, String stepMessage,
       List<Refusal> refusals, Reason exceeded) {
     List<ObservedMember> running = observed.running();
-    int ready = observed.readyRunning();
     boolean paused = desired == 0 && running.isEmpty();
     boolean formed = observed.clusterId().isPresent();
     Membership membership = observed.etcd() instanceof EtcdView.Reached r ? r.membership() : null;
     int voters = membership != null ? membership.voters().size() : (int) running.stream().filter(ObservedMember::voterMark).count();
     int learners = membership != null ? membership.learners().size() : 0;
-    int readyVoters = membership == null ? ready : ClusterPlanner.readyVoters(observed, membership);
+    int readyVoters = membership == null ? observed.readyRunning() : ClusterPlanner.readyVoters(observed, membership);
+    int ready = readyVoters;
     String counts = ready + "/" + desired + " members ready";
 
     Verdict available;
@@ -89,7 +93,8 @@ public final class ClusterHealth {
     } else {
       progressing = new Verdict(true, step, stepMessage);
     }
-    return new Report(available, degraded, progressing, ready, voters, learners);
+    int broken = (int) running.stream().filter(m -> m.podLost() || (m.memberId().isPresent() && !m.ready())).count();
+    return new Report(available, degraded, progressing, ready, voters, learners, broken);
   }
 
   private static String exceededMessage(Reason exceeded, int desired, String counts) {

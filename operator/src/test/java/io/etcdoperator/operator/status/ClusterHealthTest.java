@@ -54,6 +54,26 @@ class ClusterHealthTest {
   }
 
   @Test
+  void readyCountsVotersOnlyAndBrokenCountsJoinedMembersThatAreDown() {
+    ObservedCluster three = voters(3, 2);
+    var r = ClusterHealth.assess(three, 3, false, Reason.MEMBERS_NOT_READY, "", List.of(), null);
+    assertThat(r.ready()).isEqualTo(2);
+    assertThat(r.broken()).isEqualTo(1);
+    List<ObservedMember> members = new ArrayList<>(three.members());
+    URI peer = URI.create("http://md.demo.default.svc:2380");
+    members.add(new ObservedMember("md", Instant.EPOCH.plusSeconds(9), false, false, false, false, true, true, false,
+        Optional.of(new MemberId(9)), peer, true));
+    var membership = ((EtcdView.Reached) three.etcd()).membership();
+    List<Member> entries = new ArrayList<>(membership.members());
+    entries.add(new Member(new MemberId(9), "md", List.of(peer), List.of(), true));
+    ObservedCluster withLearner = new ObservedCluster(three.clusterId(), members,
+        new EtcdView.Reached(new Membership(ID, entries)));
+    var l = ClusterHealth.assess(withLearner, 4, false, Reason.LEARNER_CATCHING_UP, "", List.of(), null);
+    assertThat(l.ready()).as("a ready learner is not counted").isEqualTo(2);
+    assertThat(l.learners()).isEqualTo(1);
+  }
+
+  @Test
   void twoOfThreeDownIsQuorumLost() {
     var r = ClusterHealth.assess(voters(3, 1), 3, false, Reason.MEMBERS_NOT_READY, "", List.of(), null);
     assertThat(r.available().status()).isFalse();
