@@ -264,11 +264,16 @@ public class ClusterObserver {
         Names.peerUrl(m),
         Owners.controlledBy(m, clusterUid),
         memory,
-        memory && MemberPods.podLost(m, pod),
+        memory && (MemberPods.podLost(m, pod) || failed(pod)),
         outdated,
         endpoint,
         m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
         !memory && volumeBehind);
+  }
+
+  /** Evicted or otherwise failed for good: the kubelet will not restart it. */
+  static boolean failed(Pod pod) {
+    return pod != null && pod.getStatus() != null && "Failed".equals(pod.getStatus().getPhase());
   }
 
   private static boolean hasPod(EtcdMember m) {

@@ -21,9 +21,10 @@ public final class ClusterPlanner {
   static final Duration MEDIUM = Duration.ofSeconds(5);
   static final Duration LONG = Duration.ofSeconds(10);
 
-  /** Scale-down takes outdated members first (the surge of a memory roll), then the newest. */
+  /** Scale-down takes outdated members first (the surge of a memory roll), then broken ones, then the newest. */
   static final java.util.Comparator<ObservedMember> VICTIM_ORDER = java.util.Comparator
       .comparing((ObservedMember m) -> m.outdated().isEmpty())
+      .thenComparing(ObservedMember::ready)
       .thenComparing(ObservedCluster.NEWEST_FIRST);
 
   public Step next(ObservedCluster observed, int desired) {
@@ -61,7 +62,7 @@ public final class ClusterPlanner {
     if (joiner.isPresent()) {
       return join(joiner.get(), observed, membership);
     }
-    Optional<Step> learnerStep = promoteLearners(observed, membership);
+    Optional<Step> learnerStep = promoteLearners(observed, membership, desired);
     if (learnerStep.isPresent()) {
       return learnerStep.get();
     }
@@ -155,13 +156,18 @@ public final class ClusterPlanner {
     return new Step.WriteInitialCluster(joiner.name(), InitialCluster.from(membership, observed, joiner));
   }
 
-  private Optional<Step> promoteLearners(ObservedCluster observed, Membership membership) {
+  private Optional<Step> promoteLearners(ObservedCluster observed, Membership membership, int desired) {
     for (Member learner : membership.learners()) {
       Optional<ObservedMember> owner = ownerOf(learner, observed);
       if (owner.isEmpty()) {
         continue; // orphans were removed before this check
       }
-      if (!owner.get().hasPod() || !learner.started()) {
+      boolean notStarted = !owner.get().hasPod() || !learner.started();
+      if (notStarted && observed.running().size() > desired) {
+        // the scale-up was reverted while this learner never came up: removing a learner never costs quorum
+        return Optional.of(new Step.RemoveMember(owner.get().name()));
+      }
+      if (notStarted) {
         return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet", SHORT));
       }
       return Optional.of(new Step.PromoteLearner(owner.get().name(), learner.id()));

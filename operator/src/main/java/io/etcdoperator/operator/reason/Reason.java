@@ -61,6 +61,7 @@ public enum Reason {
   VOLUME_EXPANDING("VolumeExpanding", "a member's data volume is grown to the new storage.size"),
   VOLUME_EXPANSION_UNSUPPORTED("VolumeExpansionUnsupported",
       "the StorageClass does not allow volume expansion; storage.size cannot grow in place"),
+  POD_FAILED("PodFailed", "the member's Pod failed for good (evicted, say) and is recreated on the same volume"),
   MEMBER_LOST("MemberLost", "a memory-backed member lost its Pod and with it its data; it is replaced"),
   ARTIFACT_UNREADABLE("ArtifactUnreadable", "the snapshot's stored artifact could not be read back"),
   AUTH_LATCH_TIMEOUT("AuthLatchTimeout", "the cluster did not latch authentication in time for the snapshot"),

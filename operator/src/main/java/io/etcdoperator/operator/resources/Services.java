@@ -30,7 +30,7 @@ public final class Services {
     return base(cluster, Names.clientService(cluster), metadata)
         .withNewSpec()
         .withType("ClusterIP")
-        .withSelector(Labels.selector(cluster.getMetadata().getName()))
+        .withSelector(Labels.voters(cluster.getMetadata().getName())) // a learner refuses most client RPCs
         .withPorts(port("client", Names.CLIENT_PORT))
         .endSpec()
         .build();

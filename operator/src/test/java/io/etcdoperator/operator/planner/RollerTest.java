@@ -158,6 +158,21 @@ class RollerTest {
     }
 
     @Test
+    void aLearnerThatNeverStartedIsRemovedWhenTheScaleUpIsReverted() {
+      Observations o = threeVoters().learner("demo-d", false).leader("demo-a");
+      assertThat(next(o, 3)).isEqualTo(new Step.RemoveMember("demo-d"));
+      assertThat(next(threeVoters().learner("demo-d", false).leader("demo-a"), 4).reason())
+          .isEqualTo(Reason.LEARNER_CATCHING_UP);
+    }
+
+    @Test
+    void scaleDownRemovesABrokenMemberBeforeAHealthyOne() {
+      Observations o = cluster().voter("demo-a").unreadyVoter("demo-b").voter("demo-c").voter("demo-d")
+          .leader("demo-a");
+      assertThat(next(o, 3)).isEqualTo(new Step.RemoveMember("demo-b"));
+    }
+
+    @Test
     void volumesGrowOneMemberAtATimeOnceNothingElseIsToDo() {
       assertThat(next(threeVoters().leader("demo-a").volumeBehind("demo-c").volumeBehind("demo-b"), 3))
           .isEqualTo(new Step.ExpandVolume("demo-b"));
