@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test run: installs what the tests need (idempotent), then `mvn -B verify`.
 # Unit tests, CEL rule tests, golden files, integration tests against real etcd 3.4.23, 3.5.16 and 3.5.30 processes, and
-# end-to-end tests of the operator on a local Kubernetes (real kube-apiserver 1.20.2 + simulated nodes).
+# end-to-end tests of the operator on a local Kubernetes (real kube-apiserver 1.20.2 + simulated nodes), and the CRDs
+# and CEL cases checked on a real Kubernetes 1.36 apiextensions-apiserver.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source hack/jdk.sh
@@ -12,6 +13,9 @@ export ETCD34_BIN ETCD35_BIN ETCD3530_BIN
 echo "==> kube-apiserver and kube-controller-manager 1.20.2 (built once per machine, cached)" >&2
 eval "$(hack/kube-binaries.sh --env)"
 export KUBE_BIN
+echo "==> apiextensions-apiserver and kubectl 1.36.4 (CEL-enforcing CRD server, built once per machine, cached)" >&2
+eval "$(hack/apiext-binaries.sh --env)"
+export APIEXT_BIN
 echo "==> mvn -B verify" >&2
 # crd.bases.skipSync: the committed config/crd/bases must already match the generated CRDs (drift fails the build).
 exec mvn -B verify -Dcrd.bases.skipSync=true "$@"

@@ -18,7 +18,7 @@ public final class CrdSchema {
 
   private final Map<String, Object> crd;
 
-  private CrdSchema(Map<String, Object> crd) {
+  CrdSchema(Map<String, Object> crd) {
     this.crd = crd;
   }
 

@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
 /**
  * Admits objects against a generated CRD as the API server would: schema defaults, structural checks, then each CEL
  * rule at its path (transition rules only on update, where the old object has a value). Records each rule's outcomes.
+ * With {@code -Dcel.server=true} every case also goes to a real 1.36 API server ({@link CrossCheck}).
  */
 public final class CrdValidator {
 
@@ -41,6 +42,10 @@ public final class CrdValidator {
       .addLibraries(CelExtensions.strings())
       .addFunctionBindings(QuantityLibrary.bindings())
       .build();
+
+  private static final String WRONG_TYPE = "has the wrong type";
+  private static final String UNSUPPORTED = "unsupported value";
+  private static final String REQUIRED = "is required";
 
   private final CrdSchema schema;
   private final Map<String, CelRuntime.Program> programs = new HashMap<>();
@@ -64,11 +69,15 @@ public final class CrdValidator {
   }
 
   public List<Violation> create(String yaml) {
-    return admit(defaulted(yaml), null);
+    List<Violation> violations = admit(defaulted(yaml), null);
+    CrossCheck.compare(schema, null, yaml, violations);
+    return violations;
   }
 
   public List<Violation> update(String oldYaml, String newYaml) {
-    return admit(defaulted(newYaml), defaulted(oldYaml));
+    List<Violation> violations = admit(defaulted(newYaml), defaulted(oldYaml));
+    CrossCheck.compare(schema, oldYaml, newYaml, violations);
+    return violations;
   }
 
   /** The object as the API server would store it: parsed, with every schema default filled in. */
@@ -89,17 +98,33 @@ public final class CrdValidator {
         .toList();
   }
 
+  /**
+   * Schema checks first. As the API server does (seen on 1.36), the CEL rules run only when none of them is a
+   * wrong type, a missing required field or a value outside an enum; a pattern or a bound does not stop them. The
+   * server then reports "some validation rules were not checked", which is not a violation of its own here.
+   */
   private List<Violation> admit(Object object, Object old) {
     List<Violation> violations = new ArrayList<>();
-    walk(schema.openApiSchema(), object, old, "", violations);
+    walk(schema.openApiSchema(), object, old, "", violations, false);
+    boolean blocking = violations.stream().anyMatch(CrdValidator::blocksRules);
+    if (!blocking) {
+      walk(schema.openApiSchema(), object, old, "", violations, true);
+    }
     return violations;
   }
 
-  private void walk(Map<String, Object> node, Object value, Object old, String path, List<Violation> out) {
-    if (!checkStructure(node, value, path, out)) {
+  private static boolean blocksRules(Violation violation) {
+    return violation.message().startsWith(WRONG_TYPE) || violation.message().startsWith(UNSUPPORTED)
+        || violation.message().equals(REQUIRED);
+  }
+
+  private void walk(Map<String, Object> node, Object value, Object old, String path, List<Violation> out,
+      boolean rules) {
+    List<Violation> structure = rules ? new ArrayList<>() : out;
+    if (!checkStructure(node, value, path, structure)) {
       return;
     }
-    for (Object entry : listOrEmpty(node.get("x-kubernetes-validations"))) {
+    for (Object entry : rules ? listOrEmpty(node.get("x-kubernetes-validations")) : List.of()) {
       Map<String, Object> validation = asMap(entry);
       String reported = path + (String) validation.getOrDefault("fieldPath", "");
       evaluate(new CelRule(reported, (String) validation.get("rule"), (String) validation.get("message")),
@@ -110,15 +135,15 @@ public final class CrdValidator {
       if (node.get("properties") instanceof Map<?, ?> properties) {
         properties.forEach((name, child) -> {
           if (map.containsKey(name)) {
-            walk(asMap(child), map.get(name), oldMap.get(name), join(path, (String) name), out);
+            walk(asMap(child), map.get(name), oldMap.get(name), join(path, (String) name), out, rules);
           }
         });
       } else if (node.get("additionalProperties") instanceof Map<?, ?> values) {
-        map.forEach((key, child) -> walk(asMap(values), child, oldMap.get(key), path + "[" + key + "]", out));
+        map.forEach((key, child) -> walk(asMap(values), child, oldMap.get(key), path + "[" + key + "]", out, rules));
       }
     } else if (value instanceof List<?> list && node.get("items") instanceof Map<?, ?> items) {
       for (int i = 0; i < list.size(); i++) {
-        walk(asMap(items), list.get(i), correlatedItem(node, list.get(i), old), path + "[" + i + "]", out);
+        walk(asMap(items), list.get(i), correlatedItem(node, list.get(i), old), path + "[" + i + "]", out, rules);
       }
     }
   }
@@ -165,11 +190,11 @@ public final class CrdValidator {
   /** Returns false when the value's type is wrong, so nothing below it is checked. */
   private static boolean checkStructure(Map<String, Object> node, Object value, String path, List<Violation> out) {
     if (!hasSchemaType(node, value)) {
-      out.add(new Violation(path, "has the wrong type for " + describeType(node) + ": " + value));
+      out.add(new Violation(path, WRONG_TYPE + " for " + describeType(node) + ": " + value));
       return false;
     }
     if (node.get("enum") instanceof List<?> allowed && !allowed.contains(value)) {
-      out.add(new Violation(path, "unsupported value " + value + ", allowed: " + allowed));
+      out.add(new Violation(path, UNSUPPORTED + " " + value + ", allowed: " + allowed));
     }
     if (value instanceof String text) {
       if (node.get("pattern") instanceof String pattern && !Pattern.compile(pattern).matcher(text).find()) {
@@ -190,7 +215,7 @@ public final class CrdValidator {
     if (value instanceof Map<?, ?> map) {
       for (Object required : listOrEmpty(node.get("required"))) {
         if (!map.containsKey(required)) {
-          out.add(new Violation(join(path, (String) required), "is required"));
+          out.add(new Violation(join(path, (String) required), REQUIRED));
         }
       }
     }
