@@ -2,6 +2,7 @@ package io.etcdoperator.api.v1alpha2;
 
 import static io.etcdoperator.api.crd.Admission.assertAccepted;
 import static io.etcdoperator.api.crd.Admission.assertRejected;
+import static io.etcdoperator.api.crd.Admission.assertRejectedAmong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.crd.CrdValidator;
@@ -342,6 +343,22 @@ class EtcdClusterRulesTest {
                 source:
                   pvc: {claimName: backups, subPath: ''}
           """), "spec.bootstrap.restore", "source.pvc.subPath must be the exact path");
+    }
+
+    @Test
+    void rulesWaitForAWellTypedObject() {
+      String pausedMemory = MEMORY + "  replicas: 0\n";
+
+      // a value outside an enum, a wrong type or a missing required field: the server runs no rule
+      assertRejected(CRD.create(pausedMemory + "  options: {autoCompactionMode: hourly}\n"),
+          "spec.options.autoCompactionMode", "unsupported value");
+      assertRejected(CRD.create(pausedMemory + "  options: {snapshotCount: many}\n"),
+          "spec.options.snapshotCount", "wrong type");
+      // a pattern or a bound does not stop the rules
+      assertRejectedAmong(CRD.create(pausedMemory.replace("3.6.11", "v3.6.11")), "spec",
+          "replicas cannot be 0 with storage.medium Memory");
+      assertRejectedAmong(CRD.create(pausedMemory + "  options: {snapshotCount: 0}\n"), "spec",
+          "replicas cannot be 0 with storage.medium Memory");
     }
 
     @Test
