@@ -120,6 +120,22 @@ class OperatorBinaryIT {
         () -> !membersOf("after-failover").isEmpty());
   }
 
+  @Test
+  @Order(4)
+  void aLeaderWhoseLeaseIsTakenExitsAtOnce() throws Exception {
+    assertThat(leaseHolder()).isEqualTo("operator-b");
+    // another replica (or a partition that let its Lease run out) now holds the Lease for the next minute
+    client.leases().inNamespace(NAMESPACE).withName(LEASE).edit(lease -> {
+      lease.getSpec().setHolderIdentity("intruder");
+      lease.getSpec().setLeaseDurationSeconds(60);
+      lease.getSpec().setRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+      return lease;
+    });
+    assertThat(standby.awaitExit(Duration.ofSeconds(60))).as("exit code of the replica that lost its Lease")
+        .isEqualTo(3);
+    assertThat(standby.logText()).contains("lost the leader Lease; exiting at once");
+  }
+
   private static OperatorProcess operator(String name) {
     Map<String, String> env = Map.of(
         "KUBECONFIG", controlPlane.kubeconfig().toAbsolutePath().toString(),

@@ -21,6 +21,7 @@ import io.etcdoperator.snapshot.cli.AgentCommand;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
@@ -49,6 +50,9 @@ import picocli.CommandLine.Option;
 public final class Main implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+  static final int LOST_LEASE_EXIT = 3;
+  private static final java.util.concurrent.atomic.AtomicBoolean SHUTTING_DOWN =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   @Option(names = "--metrics-bind-address", defaultValue = ":8080", description = "Prometheus /metrics address.")
   String metricsAddress;
@@ -123,7 +127,8 @@ public final class Main implements Callable<Integer> {
             .aLeaderElectionConfiguration(OperatorConfig.LEASE_NAME)
             .withLeaseNamespace(config.leaseNamespace())
             .withIdentity(config.identity())
-            .withExitOnStopLeading(false)
+            .withExitOnStopLeading(false) // JOSDK's exit would block inside our shutdown hook; see lostLease
+            .withLeaderCallbacks(new LeaderCallbacks(() -> { }, Main::lostLease, leader -> { }))
             .build());
       }
     });
@@ -133,6 +138,7 @@ public final class Main implements Callable<Integer> {
     try (var endpoints = new OperatorEndpoints(config.metricsAddress(), config.probeAddress(), registry,
         () -> true, () -> running.getRuntimeInfo().isStarted())) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        SHUTTING_DOWN.set(true);
         running.stop();
         stopped.countDown();
       }));
@@ -144,6 +150,18 @@ public final class Main implements Callable<Integer> {
       stopped.await();
     }
     return 0;
+  }
+
+  /**
+   * Leadership lost while running (the Lease was taken or could not be renewed): stop at once, before another
+   * replica's passes and ours write side by side. A Lease released by our own shutdown is no loss.
+   */
+  private static void lostLease() {
+    if (SHUTTING_DOWN.get()) {
+      return;
+    }
+    LOG.atError().addKeyValue("exitCode", LOST_LEASE_EXIT).log("lost the leader Lease; exiting at once");
+    Runtime.getRuntime().halt(LOST_LEASE_EXIT);
   }
 
   /** Registers the controllers with throwaway snapshot metrics and the default tools directory. */
