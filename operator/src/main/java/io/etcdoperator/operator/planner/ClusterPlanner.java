@@ -46,6 +46,10 @@ public final class ClusterPlanner {
       return unreachable(observed.etcd());
     }
     Membership membership = reached.membership();
+    if (!membership.clusterId().equals(observed.clusterId().get())) {
+      return new Wait(Reason.CLUSTER_ID_MISMATCH, "etcd answers for cluster " + membership.clusterId()
+          + ", the latched cluster is " + observed.clusterId().get() + "; no membership change is made", LONG);
+    }
     ObservedCluster.AuthView auth = observed.auth();
     if (auth.wanted() && !auth.latched() && auth.etcdRequiresAuth().orElse(false)) {
       return new Step.LatchAuth();

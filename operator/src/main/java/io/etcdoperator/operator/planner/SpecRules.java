@@ -21,6 +21,8 @@ import java.util.Objects;
 public final class SpecRules {
 
   private static final String VERSION = "^\\d+\\.\\d+\\.\\d+$";
+  private static final BigDecimal MIN_MEMORY = BigDecimal.valueOf(128L * 1024 * 1024);
+  private static final java.time.Duration MIN_CERTIFICATE = java.time.Duration.ofMinutes(5);
 
   private SpecRules() {}
 
@@ -43,7 +45,11 @@ public final class SpecRules {
     }
     if (memory && !positive(size(spec.getStorage()))) {
       errors.add("spec.storage.size must be greater than 0 with storage.medium Memory");
+    } else if (memory && amount(size(spec.getStorage())).compareTo(MIN_MEMORY) < 0) {
+      errors.add("spec.storage.size must be at least 128Mi with storage.medium Memory: etcd preallocates 64 MiB "
+          + "write-ahead-log segments on tmpfs, got " + size(spec.getStorage()));
     }
+    checkQuota(spec, errors);
     if (spec.getStorage() != null && spec.getStorage().getMedium() != null
         && !spec.getStorage().getMedium().isEmpty() && !memory) {
       errors.add("spec.storage.medium must be \"\" or \"Memory\"");
@@ -108,9 +114,34 @@ public final class SpecRules {
     return storage == null ? null : storage.getStorageClassName();
   }
 
+  /** The space alarm must fire before the volume is full: a quota larger than the volume never would. */
+  private static void checkQuota(EtcdClusterSpec spec, List<String> errors) {
+    Long quota = spec.getOptions() == null ? null : spec.getOptions().getQuotaBackendBytes();
+    Quantity volume = size(spec.getStorage());
+    if (quota != null && volume != null && positive(volume)
+        && BigDecimal.valueOf(quota).compareTo(amount(volume)) > 0) {
+      errors.add("spec.options.quotaBackendBytes (" + quota + ") must not exceed spec.storage.size (" + volume
+          + "): etcd would fill the volume before its space alarm fires");
+    }
+  }
+
   private static void checkTls(EtcdClusterSpec spec, List<String> errors) {
     if (spec.getTls() == null) {
       return;
+    }
+    var issued = spec.getTls().getOperatorIssued();
+    if (issued != null && issued.getCertificateDuration() != null) {
+      java.time.Duration d;
+      try {
+        d = GoDuration.parse(issued.getCertificateDuration(), null);
+      } catch (IllegalArgumentException e) {
+        errors.add("spec.tls.operatorIssued.certificateDuration: " + e.getMessage());
+        d = null;
+      }
+      if (d != null && d.compareTo(MIN_CERTIFICATE) < 0) {
+        errors.add("spec.tls.operatorIssued.certificateDuration must be at least 5m: a shorter leaf would be due "
+            + "for renewal again before a roll of the cluster finishes, got " + issued.getCertificateDuration());
+      }
     }
     ClientTls client = spec.getTls().getClient();
     if (spec.getTls().getOperatorIssued() != null && (client != null || spec.getTls().getPeer() != null)) {

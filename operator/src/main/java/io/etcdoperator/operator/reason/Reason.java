@@ -62,6 +62,8 @@ public enum Reason {
   VOLUME_EXPANSION_UNSUPPORTED("VolumeExpansionUnsupported",
       "the StorageClass does not allow volume expansion; storage.size cannot grow in place"),
   POD_FAILED("PodFailed", "the member's Pod failed for good (evicted, say) and is recreated on the same volume"),
+  CLUSTER_ID_MISMATCH("ClusterIDMismatch",
+      "etcd answers with another cluster id than the latched one; every membership change is stopped"),
   MEMBER_LOST("MemberLost", "a memory-backed member lost its Pod and with it its data; it is replaced"),
   ARTIFACT_UNREADABLE("ArtifactUnreadable", "the snapshot's stored artifact could not be read back"),
   AUTH_LATCH_TIMEOUT("AuthLatchTimeout", "the cluster did not latch authentication in time for the snapshot"),

@@ -106,7 +106,7 @@ public final class MemberPods {
             .build())
         .withVolumes(volumes(member))
         .addAllToVolumes(AgentContainers.volumes(member, existingCluster))
-        .withAffinity(spec.getAffinity())
+        .withAffinity(spec.getAffinity() != null ? spec.getAffinity() : spreadAcrossNodes(spec.getClusterName()))
         .withTopologySpreadConstraints(spec.getTopologySpreadConstraints())
         .withImagePullSecrets(spec.getImagePullSecrets())
         .endSpec()
@@ -136,6 +136,16 @@ public final class MemberPods {
       return false;
     }
     return pod == null || !recorded.equals(pod.getMetadata().getUid());
+  }
+
+  /** Without an affinity of the user's own, members prefer nodes that run no other member of their cluster. */
+  static io.fabric8.kubernetes.api.model.Affinity spreadAcrossNodes(String cluster) {
+    return new io.fabric8.kubernetes.api.model.AffinityBuilder().withNewPodAntiAffinity()
+        .addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(100).withNewPodAffinityTerm()
+        .withTopologyKey("kubernetes.io/hostname")
+        .withNewLabelSelector().withMatchLabels(Labels.selector(cluster)).endLabelSelector()
+        .endPodAffinityTerm().endPreferredDuringSchedulingIgnoredDuringExecution()
+        .endPodAntiAffinity().build();
   }
 
   /** The kubelet's Ready condition, and not terminating. */

@@ -68,7 +68,7 @@ public final class ClusterHealth {
       degraded = new Verdict(false, Reason.PAUSED, available.message());
     } else if (available.reason() == Reason.QUORUM_LOST) {
       degraded = new Verdict(true, Reason.QUORUM_LOST, available.message());
-    } else if (step == Reason.VOLUME_EXPANSION_UNSUPPORTED) {
+    } else if (step == Reason.VOLUME_EXPANSION_UNSUPPORTED || step == Reason.CLUSTER_ID_MISMATCH) {
       degraded = new Verdict(true, step, stepMessage);
     } else if (exceeded == Reason.UPGRADE_STALLED) {
       degraded = new Verdict(true, exceeded, exceededMessage(exceeded, desired, counts));

@@ -2,6 +2,7 @@ package io.etcdoperator.operator.tls;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.OperatorIssuedTls;
+import io.etcdoperator.operator.planner.GoDuration;
 import io.etcdoperator.pki.CertificateAuthority;
 import io.etcdoperator.pki.CertifiedKey;
 import io.etcdoperator.pki.LeafProfile;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -155,6 +156,14 @@ class RollerTest {
     void scaleDownMovesLeadershipOffTheVictimFirst() {
       Observations o = threeVoters().voter("demo-d").leader("demo-d");
       assertThat(next(o, 3)).isEqualTo(new Step.MoveLeader("demo-d", "demo-a", id("demo-a")));
+    }
+
+    @Test
+    void anotherClusterIdInEtcdsAnswerStopsEveryMembershipChange() {
+      Observations o = threeVoters().voter("demo-d").leader("demo-a")
+          .etcdView(new EtcdView.Reached(new io.etcdoperator.etcd.Membership(new io.etcdoperator.etcd.ClusterId(0xbad),
+              List.of())));
+      assertThat(next(o, 3).reason()).isEqualTo(Reason.CLUSTER_ID_MISMATCH);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.tls;
+package io.etcdoperator.operator.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
