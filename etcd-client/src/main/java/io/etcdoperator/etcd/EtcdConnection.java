@@ -48,6 +48,15 @@ public record EtcdConnection(
   }
 
   public record Credentials(String user, String password) {
+
+    /**
+     * A password as a Secret or file holds it: surrounding white space (the newline of `echo pw > file` or of
+     * `kubectl create secret --from-file`) is not part of it, for the operator, the agent and the plugin alike.
+     */
+    public static String password(byte[] stored) {
+      return new String(stored, java.nio.charset.StandardCharsets.UTF_8).strip();
+    }
+
     @Override
     public String toString() {
       return "Credentials[user=" + user + "]";

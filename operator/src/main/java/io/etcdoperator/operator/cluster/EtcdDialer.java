@@ -9,7 +9,6 @@ import io.etcdoperator.operator.resources.MemberTlsView;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -63,7 +62,7 @@ public class EtcdDialer {
       return Optional.empty();
     }
     String secret = auth.getRootCredentialsSecretRef().getName();
-    String password = new String(key(cluster.getMetadata().getNamespace(), secret, "password"), StandardCharsets.UTF_8);
+    String password = EtcdConnection.Credentials.password(key(cluster.getMetadata().getNamespace(), secret, "password"));
     if (password.isEmpty()) {
       throw new MissingMaterialException("Secret " + secret + " has an empty password");
     }

@@ -2,13 +2,13 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.etcd.EtcdAdmin;
+import io.etcdoperator.etcd.EtcdConnection;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reason.Reason;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
@@ -65,7 +65,7 @@ final class RootAuth {
     if (encoded == null || encoded.isEmpty()) {
       return Optional.empty();
     }
-    String password = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
+    String password = EtcdConnection.Credentials.password(Base64.getDecoder().decode(encoded));
     return password.isEmpty() ? Optional.empty() : Optional.of(password);
   }
 }

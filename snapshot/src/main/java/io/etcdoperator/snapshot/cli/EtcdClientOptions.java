@@ -4,7 +4,6 @@ import io.etcdoperator.etcd.EtcdConnection;
 import io.etcdoperator.snapshot.SnapshotFailure;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +50,7 @@ final class EtcdClientOptions {
         throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST, "--user needs --password-file");
       }
       credentials = Optional.of(new EtcdConnection.Credentials(user,
-          new String(read(passwordFile), StandardCharsets.UTF_8).strip()));
+          EtcdConnection.Credentials.password(read(passwordFile))));
     }
     return new EtcdConnection(endpoints, tls, credentials, dialTimeout);
   }
