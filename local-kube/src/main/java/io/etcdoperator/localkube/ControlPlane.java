@@ -101,8 +101,9 @@ public final class ControlPlane implements AutoCloseable {
         URI apiServer = URI.create("https://" + LOOPBACK + ":" + ports[2]);
         ServiceAccountKeys keys = ServiceAccountKeys.generate(workDir.resolve("pki"));
         Path tokens = writeTokenFile(workDir.resolve("pki/tokens.csv"));
+        ControlPlaneFlags.FrontProxy frontProxy = ControlPlaneFlags.FrontProxy.generate(workDir.resolve("pki"));
         LocalProcess apiServerProcess = run("kube-apiserver", ControlPlaneFlags.apiServer(
-                binaries.apiServer(), apiServerCertDir(), etcdEndpoint, ports[2], tokens, keys));
+                binaries.apiServer(), apiServerCertDir(), etcdEndpoint, ports[2], tokens, keys, frontProxy));
         ReadinessProbe.https(apiServer.resolve("/readyz"), apiServerCertificate(), Optional.of(adminToken))
                 .await(apiServerProcess, deadline);
         kubeconfig = Kubeconfig.write(workDir.resolve("kubeconfig"), apiServer, apiServerCertificate(), adminToken);
@@ -139,7 +140,7 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     /** The self-signed serving certificate (and its CA) that kube-apiserver writes into its cert dir. */
-    private Path apiServerCertificate() {
+    Path apiServerCertificate() {
         return apiServerCertDir().resolve("apiserver.crt");
     }
 

@@ -2,6 +2,7 @@ package io.etcdoperator.localkube;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Command lines of the three control-plane processes, all bound to 127.0.0.1. */
@@ -32,9 +33,34 @@ final class ControlPlaneFlags {
     }
 
     /** The endpoint reconciler is off because Endpoints may not hold the loopback address the server advertises. */
+    /**
+     * The aggregator's front proxy: requests that kube-apiserver forwards to an extension API server (see
+     * {@link ApiExtensionsServer#startBehind}) carry this client certificate and the caller in X-Remote-* headers.
+     */
+    record FrontProxy(Path clientCa, LocalCa.KeyFiles client) {
+
+        static final String CLIENT_NAME = "front-proxy-client";
+
+        static FrontProxy generate(Path dir) {
+            LocalCa ca = LocalCa.create("front-proxy", dir);
+            return new FrontProxy(ca.file(), ca.issueClient(CLIENT_NAME, null, dir, CLIENT_NAME));
+        }
+
+        List<String> apiServerFlags() {
+            return List.of(
+                    "--requestheader-client-ca-file=" + clientCa,
+                    "--requestheader-allowed-names=" + CLIENT_NAME,
+                    "--requestheader-username-headers=X-Remote-User",
+                    "--requestheader-group-headers=X-Remote-Group",
+                    "--requestheader-extra-headers-prefix=X-Remote-Extra-",
+                    "--proxy-client-cert-file=" + client.certificate(),
+                    "--proxy-client-key-file=" + client.key());
+        }
+    }
+
     static List<String> apiServer(Path binary, Path certDir, URI etcd, int port, Path tokenFile,
-            ServiceAccountKeys keys) {
-        return List.of(binary.toString(),
+            ServiceAccountKeys keys, FrontProxy frontProxy) {
+        List<String> flags = new ArrayList<>(List.of(binary.toString(),
                 "--etcd-servers=" + etcd,
                 "--bind-address=127.0.0.1",
                 "--advertise-address=127.0.0.1",
@@ -51,7 +77,9 @@ final class ControlPlaneFlags {
                 // simulated kubelets all listen on 127.0.0.1, each on its own port (their Hostname does not resolve)
                 "--kubelet-preferred-address-types=InternalIP",
                 BOUND_TOKENS,
-                "--profiling=false");
+                "--profiling=false"));
+        flags.addAll(frontProxy.apiServerFlags());
+        return List.copyOf(flags);
     }
 
     /**

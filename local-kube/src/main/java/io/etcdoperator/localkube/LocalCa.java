@@ -79,10 +79,11 @@ final class LocalCa {
         return issue(subject(commonName, organization), KeyPurposeId.id_kp_clientAuth, null, dir, file);
     }
 
-    /** A serving certificate for 127.0.0.1 and localhost, written like {@link #issueClient}. */
-    KeyFiles issueLoopbackServer(String commonName, Path dir, String file) {
+    /** A serving certificate for 127.0.0.1, localhost and {@code dnsName}, written like {@link #issueClient}. */
+    KeyFiles issueLoopbackServer(String commonName, String dnsName, Path dir, String file) {
         GeneralNames loopback = new GeneralNames(new GeneralName[] {
-            new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")});
+            new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost"),
+            new GeneralName(GeneralName.dNSName, dnsName)});
         return issue(subject(commonName, null), KeyPurposeId.id_kp_serverAuth, loopback, dir, file);
     }
 
