@@ -61,7 +61,7 @@ class RbacE2EIT {
       add(calls, ETCD, owner, "finalizers", "update");
     }
     add(calls, "", "pods", "", "get", "list", "watch", "create", "patch", "delete");
-    add(calls, "", "persistentvolumeclaims", "", "get", "list", "watch", "create");
+    add(calls, "", "persistentvolumeclaims", "", "get", "list", "watch", "create", "patch");
     add(calls, "", "services", "", "get", "create", "patch");
     add(calls, "", "secrets", "", "get", "create", "update");
     add(calls, "", "events", "", "create");

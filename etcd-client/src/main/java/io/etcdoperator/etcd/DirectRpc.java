@@ -83,6 +83,13 @@ final class DirectRpc implements AutoCloseable {
             CallOptions.DEFAULT.withDeadline(deadline), request));
   }
 
+  /** MemberPromote on exactly this endpoint: the leader's, since only the leader decides (a follower forwards). */
+  MemberListResponse promote(URI endpoint, long memberId, Deadline deadline) {
+    MemberRemoveRequest request = MemberRemoveRequest.newBuilder().setID(memberId).build();
+    return ClientCalls.blockingUnaryCall(authorized(channel(endpoint), deadline), MEMBER_PROMOTE,
+        CallOptions.DEFAULT.withDeadline(deadline), request);
+  }
+
   /** Status of exactly this endpoint (a learner answers Status too). */
   EndpointStatus status(URI endpoint, Deadline deadline) {
     Channel channel = authorized(channel(endpoint), deadline);

@@ -24,6 +24,14 @@ public interface EtcdAdmin extends AutoCloseable {
   /** MemberPromote. Throws {@link EtcdException.LearnerNotReady} while the learner has not caught up with the leader. */
   void promote(MemberId id);
 
+  /**
+   * MemberPromote sent to exactly the leader's endpoint: only the leader decides, and a follower forwarding it failed
+   * with auth on before etcd 3.5.28. Throws {@link EtcdException.LearnerNotReady} like {@link #promote(MemberId)}.
+   */
+  default void promote(MemberId id, URI leaderClientUrl) {
+    promote(id);
+  }
+
   /** MemberRemove. Throws {@link EtcdException.MemberNotFound} when etcd no longer knows the id. */
   void remove(MemberId id);
 

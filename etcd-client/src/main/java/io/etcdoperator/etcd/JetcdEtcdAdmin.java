@@ -60,6 +60,12 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
   }
 
   @Override
+  public void promote(MemberId id, URI leaderClientUrl) {
+    direct("promote member " + id + " at " + leaderClientUrl, deadline -> direct.promote(leaderClientUrl, id.value(),
+        deadline));
+  }
+
+  @Override
   public void remove(MemberId id) {
     call("remove member " + id, c -> c.getClusterClient().removeMember(id.value()));
   }

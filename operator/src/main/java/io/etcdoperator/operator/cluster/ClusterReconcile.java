@@ -132,8 +132,10 @@ public class ClusterReconcile {
     Reason exceeded = null;
     Outcome outcome;
     if (decision instanceof TargetLatch.Exceeded e) {
+      boolean upgrading = observed.outdated().stream()
+          .anyMatch(m -> m.outdated().orElseThrow() == io.etcdoperator.operator.reason.RestartReason.VERSION_CHANGED);
       exceeded = e.bootstrapFailed() ? Reason.BOOTSTRAP_FAILED
-          : observed.outdated().isEmpty() ? Reason.DEADLINE_EXCEEDED : Reason.UPGRADE_STALLED;
+          : upgrading ? Reason.UPGRADE_STALLED : Reason.DEADLINE_EXCEEDED;
       outcome = Outcome.problem(exceeded, exceeded.description(), StepExecutor.STEADY);
     } else {
       Step step = planner.next(observed, desired);

@@ -91,7 +91,7 @@ public class StepExecutor {
         writeInitialCluster(cluster, s.member(), s.initialCluster());
         yield changed(cluster, s.reason(), "member " + s.member() + " may start: initial cluster " + s.initialCluster());
       }
-      case Step.PromoteLearner s -> promote(cluster, s, etcd.orElseThrow());
+      case Step.PromoteLearner s -> promote(cluster, s, observation);
       case Step.RemoveMember s -> {
         client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
         yield changed(cluster, s.reason(), "deleting member " + s.member() + " for scale-down; its finalizer removes it from etcd");
@@ -137,11 +137,7 @@ public class StepExecutor {
   private Outcome restart(EtcdCluster cluster, Step.RestartMember s, ClusterObserver.Observation observation) {
     EtcdMember member = observation.member(s.member()).orElseThrow();
     String from = member.getSpec().getVersion();
-    EtcdMember wanted = EtcdMembers.retarget(member, cluster.getStatus().getObserved());
-    if (!client.getKubernetesSerialization().asJson(member.getSpec())
-        .equals(client.getKubernetesSerialization().asJson(wanted.getSpec()))) {
-      client.resource(wanted).update();
-    }
+    EtcdMember wanted = retarget(cluster, member);
     client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
     String versions = from.equals(wanted.getSpec().getVersion()) ? "" : ", " + from + " -> " + wanted.getSpec().getVersion();
     return changed(cluster, s.reason(), "restarting member " + s.member() + " (" + s.why().reason() + versions
@@ -158,18 +154,33 @@ public class StepExecutor {
             return pvc;
           });
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 403 && e.getCode() != 422) {
-        throw e;
+      boolean refusedResize = (e.getCode() == 403 || e.getCode() == 422) && e.getStatus() != null
+          && e.getStatus().getMessage() != null && e.getStatus().getMessage().toLowerCase().contains("resize");
+      if (!refusedResize) {
+        throw e; // RBAC or anything else is not the StorageClass's answer
       }
       return Outcome.problem(Reason.VOLUME_EXPANSION_UNSUPPORTED, "cannot grow " + Names.dataPvc(s.member())
           + " to " + size + ": " + e.getStatus().getMessage(), Duration.ofMinutes(5));
     }
-    observation.member(s.member()).ifPresent(m -> {
-      EtcdMember wanted = EtcdMembers.retarget(m, cluster.getStatus().getObserved());
-      m.getSpec().setStorage(wanted.getSpec().getStorage());
-      client.resource(m).update();
-    });
+    observation.member(s.member()).ifPresent(m -> retarget(cluster, m));
     return changed(cluster, s.reason(), "growing the volume of member " + s.member() + " to " + size);
+  }
+
+  /**
+   * The EtcdMember takes the latched target's rollable fields. A JSON patch computed from the edit (the operator's
+   * role may patch EtcdMembers, not update them), which also removes fields the target no longer has.
+   */
+  private EtcdMember retarget(EtcdCluster cluster, EtcdMember member) {
+    EtcdMember wanted = EtcdMembers.retarget(member, cluster.getStatus().getObserved());
+    var json = client.getKubernetesSerialization();
+    if (!json.asJson(member.getSpec()).equals(json.asJson(wanted.getSpec()))) {
+      client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member.getMetadata().getName())
+          .edit(m -> {
+            m.setSpec(EtcdMembers.retarget(m, cluster.getStatus().getObserved()).getSpec());
+            return m;
+          });
+    }
+    return wanted;
   }
 
   private Outcome moveLeader(EtcdCluster cluster, Step.MoveLeader s, ClusterObserver.Observation observation) {
@@ -189,9 +200,18 @@ public class StepExecutor {
     }
   }
 
-  private Outcome promote(EtcdCluster cluster, Step.PromoteLearner s, EtcdAdmin etcd) {
+  /** Straight to the leader when this pass saw one: only it decides, and a follower may not forward it well. */
+  private Outcome promote(EtcdCluster cluster, Step.PromoteLearner s, ClusterObserver.Observation observation) {
+    EtcdAdmin etcd = observation.etcd().orElseThrow();
+    Optional<java.net.URI> leader = observation.cluster().members().stream()
+        .filter(io.etcdoperator.operator.planner.ObservedMember::isLeader).findFirst()
+        .flatMap(m -> observation.member(m.name())).map(Names::clientUrl);
     try {
-      etcd.promote(s.id());
+      if (leader.isPresent()) {
+        etcd.promote(s.id(), leader.get());
+      } else {
+        etcd.promote(s.id());
+      }
     } catch (EtcdException.LearnerNotReady e) {
       LOG.atInfo().addKeyValue("member", s.member()).log("learner not yet promotable; will retry");
       return Outcome.of(Reason.LEARNER_CATCHING_UP, s.member() + " is not yet in sync with the leader", Duration.ofSeconds(2));

@@ -252,6 +252,14 @@ class ClusterReconcileMockTest {
   }
 
   @Test
+  void learnersArePromotedThroughTheLeadersEndpoint() {
+    create("promo", 3, "");
+    converge("promo", 15);
+    assertThat(ready("promo")).isEqualTo(3);
+    assertThat(etcd.promotedViaLeader).as("promotions sent straight to the leader").isEqualTo(2);
+  }
+
+  @Test
   void aMinorDowngradeIsRefusedAndNothingRestarts() {
     create("down", 3, "");
     converge("down", 15);

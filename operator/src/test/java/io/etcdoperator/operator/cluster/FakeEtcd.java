@@ -32,6 +32,7 @@ final class FakeEtcd implements EtcdAdmin.Factory {
   final java.util.Map<String, String> runs = new java.util.HashMap<>();
   String rootPassword;
   int authProbes;
+  int promotedViaLeader;
 
   synchronized void start(String name, URI peerUrl) {
     Optional<Member> existing = members.stream().filter(m -> m.peerUrls().contains(peerUrl)).findFirst();
@@ -95,6 +96,16 @@ final class FakeEtcd implements EtcdAdmin.Factory {
           members.set(members.indexOf(m), new Member(m.id(), m.name(), m.peerUrls(), m.clientUrls(), false));
           changes.add("promote " + m.name());
         }
+      }
+
+      public void promote(MemberId id, URI leaderClientUrl) {
+        synchronized (FakeEtcd.this) {
+          if (!status(leaderClientUrl).isLeader()) {
+            throw new AssertionError("MemberPromote sent to " + leaderClientUrl + ", which does not lead");
+          }
+          promotedViaLeader++;
+        }
+        promote(id);
       }
 
       public void remove(MemberId id) {
