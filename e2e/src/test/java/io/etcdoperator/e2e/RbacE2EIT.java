@@ -117,7 +117,7 @@ class RbacE2EIT {
   }
 
   @Test
-  void operatorRunningAsTheServiceAccountFormsAndScalesATlsCluster(E2eEnvironment env) throws Exception {
+  void operatorRunningAsTheServiceAccountFormsRollsAndScalesATlsCluster(E2eEnvironment env) throws Exception {
     installRbac(env);
     env.namespace(WORK_NS + "-run");
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "rbac-e2e-");
@@ -138,6 +138,14 @@ class RbacE2EIT {
       env.createCluster(ns, "least", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi"),
           "tls", Map.of("operatorIssued", Map.of())));
       Duration formed = env.awaitReady(ns, "least", 3, STEP);
+      java.time.Instant rollStart = java.time.Instant.now();
+      env.patchSpec(ns, "least", "{\"version\":\"3.5.30\"}"); // the roller's writes under the shipped role
+      Await.until("every member of least runs 3.5.30, READY=3", STEP, () -> {
+        Map<String, Object> status = E2eEnvironment.status(env.cluster(ns, "least"));
+        return "3.5.30".equals(status.get("version")) && Integer.valueOf(3).equals(status.get("readyMembers"))
+            && env.members(ns, "least").stream().allMatch(m -> "3.5.30".equals(E2eEnvironment.status(m).get("version")));
+      });
+      Duration rolled = Duration.between(rollStart, java.time.Instant.now());
       env.patchSpec(ns, "least", "{\"replicas\":2}");
       Duration scaled = env.awaitReady(ns, "least", 2, STEP);
       Await.until("EtcdMembers down to 2 (finalizer removed)", STEP, () -> env.members(ns, "least").size() == 2);
@@ -147,8 +155,9 @@ class RbacE2EIT {
           .satisfies(l -> assertThat(l.getSpec().getHolderIdentity()).isNotBlank());
       assertThat(operator.logText()).as("operator log").doesNotContain("Forbidden").doesNotContain("forbidden")
           .doesNotContain("code=403");
-      System.out.printf("RBAC: operator as ServiceAccount %s/%s formed 3 members in %d s, scaled to 2 in %d s%n",
-          OPERATOR_NS, ACCOUNT, formed.toSeconds(), scaled.toSeconds());
+      System.out.printf("RBAC: operator as ServiceAccount %s/%s formed 3 members in %d s, rolled them to 3.5.30 in "
+          + "%d s, scaled to 2 in %d s%n", OPERATOR_NS, ACCOUNT, formed.toSeconds(), rolled.toSeconds(),
+          scaled.toSeconds());
     } finally {
       if (operator != null) {
         operator.close();
