@@ -119,7 +119,7 @@ public class ClusterReconcile {
     EtcdClusterStatus status = cluster.getStatus();
     ObservedCluster observed = observation.cluster();
     int desired = status.getObserved().getReplicas() == null ? 3 : status.getObserved().getReplicas();
-    boolean complete = complete(observed, desired);
+    boolean complete = observed.targetReached(desired);
     Optional<Instant> deadline = Optional.ofNullable(status.getProgressDeadline()).map(Instant::parse);
     TargetLatch.Decision decision = TargetLatch.decide(cluster.getSpec(), Optional.of(status.getObserved()),
         observed.clusterId().isPresent(), complete, deadline, now, refusals.isEmpty());
@@ -152,19 +152,5 @@ public class ClusterReconcile {
     report.pass(cluster, before, observed, desired, complete && !authPending, outcome, refusals, exceeded, now);
     report.write(cluster, before);
     return outcome.recheck();
-  }
-
-  /** The latched target is reached: count, readiness, formation, no learner or joiner in flight, nothing to roll. */
-  static boolean complete(ObservedCluster observed, int desired) {
-    var running = observed.running();
-    boolean formedOrPaused = observed.clusterId().isPresent() || desired == 0;
-    boolean noLearners = !(observed.etcd() instanceof io.etcdoperator.operator.planner.EtcdView.Reached r)
-        || r.membership().learners().isEmpty();
-    return formedOrPaused
-        && running.size() == desired
-        && running.stream().allMatch(m -> m.ready() && !m.pending())
-        && !observed.anyDeleting()
-        && noLearners
-        && observed.outdated().isEmpty();
   }
 }

@@ -57,6 +57,19 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
     return members.stream().filter(m -> m.name().equals(name)).findFirst();
   }
 
+  /** The latched target is reached: count, readiness, formation, no learner or joiner in flight, nothing to roll. */
+  public boolean targetReached(int desired) {
+    List<ObservedMember> running = running();
+    boolean formedOrPaused = clusterId.isPresent() || desired == 0;
+    boolean noLearners = !(etcd instanceof EtcdView.Reached r) || r.membership().learners().isEmpty();
+    return formedOrPaused
+        && running.size() == desired
+        && running.stream().allMatch(m -> m.ready() && !m.pending())
+        && !anyDeleting()
+        && noLearners
+        && outdated().isEmpty();
+  }
+
   /** Running members whose Pod is not what the latched target builds. */
   public List<ObservedMember> outdated() {
     return running().stream().filter(m -> m.outdated().isPresent()).toList();
