@@ -1,5 +1,7 @@
 package io.etcdoperator.e2e;
 
+import io.etcdoperator.localkube.ApiExtensionsServer;
+import io.etcdoperator.localkube.ControlPlane;
 import io.etcdoperator.localkube.LocalKubernetes;
 import io.etcdoperator.localkube.LocalKubernetesOptions;
 import io.etcdoperator.localkube.node.ImageCatalogue;
@@ -23,6 +25,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * One local Kubernetes (control plane + 3 simulated nodes) with the CRDs installed and the operator running as a
  * process, shared by every end-to-end test of a run. Each test works in its own namespace.
+ *
+ * <p>With {@code -De2e.cel=true} our API group is served by a Kubernetes 1.36 apiextensions-apiserver behind
+ * kube-apiserver 1.20's aggregator, so the CRDs' CEL rules are enforced (see docs/local-kubernetes.md); by default
+ * the CRDs live in kube-apiserver 1.20, which drops the rules.
  */
 public final class E2eEnvironment implements AutoCloseable {
 
@@ -33,8 +39,11 @@ public final class E2eEnvironment implements AutoCloseable {
   // per JVM: two runs on one machine (a test run and a benchmark) must not share, or wipe, each other's state
   private static final Path WORK = Path.of("target", "e2e-" + ProcessHandle.current().pid()).toAbsolutePath();
 
+  public static final String CEL_PROPERTY = "e2e.cel";
+
   private final LocalKubernetes kube;
   private final KubernetesClient client;
+  private ApiExtensionsServer celServer;
   private OperatorProcess operator;
   private int operatorStarts;
 
@@ -51,9 +60,31 @@ public final class E2eEnvironment implements AutoCloseable {
     LocalKubernetes kube = LocalKubernetes.start(WORK.resolve("kube"),
         LocalKubernetesOptions.defaults().withNodes(3).withImages(images));
     E2eEnvironment env = new E2eEnvironment(kube);
-    ProjectCrds.install(env.client);
+    if (Boolean.getBoolean(CEL_PROPERTY)) {
+      env.celServer = serveProjectApiFrom136(kube.controlPlane(), WORK.resolve("apiext"));
+    } else {
+      ProjectCrds.install(env.client);
+    }
     env.startOperator();
     return env;
+  }
+
+  /**
+   * Starts a 1.36 apiextensions-apiserver behind {@code plane}, creates the CRDs there (never in kube-apiserver 1.20,
+   * whose own CRDs would claim the group) and registers etcd-operator.cozystack.io/v1alpha2 with the aggregator.
+   */
+  static ApiExtensionsServer serveProjectApiFrom136(ControlPlane plane, Path workDir) throws InterruptedException {
+    ApiExtensionsServer server = ApiExtensionsServer.startBehind(plane, workDir);
+    try (KubernetesClient direct = server.newClient()) {
+      ProjectCrds.install(direct);
+    }
+    server.serveThroughAggregator("etcd-operator.cozystack.io", "v1alpha2");
+    return server;
+  }
+
+  /** Whether the API server enforces the CRDs' CEL rules (the 1.36 server behind the aggregator). */
+  public boolean celEnforced() {
+    return celServer != null;
   }
 
   public KubernetesClient client() {
@@ -214,6 +245,9 @@ public final class E2eEnvironment implements AutoCloseable {
   public void close() {
     if (operator != null) {
       operator.close();
+    }
+    if (celServer != null) {
+      celServer.close();
     }
     kube.close();
   }
