@@ -167,7 +167,8 @@ public final class ClusterPlanner {
         continue; // orphans were removed before this check
       }
       boolean notStarted = !owner.get().hasPod() || !learner.started();
-      if (notStarted && observed.running().size() > desired) {
+      boolean surge = !observed.outdated().isEmpty(); // a memory roll joins one member above the target on purpose
+      if (notStarted && observed.running().size() > desired && !surge) {
         // the scale-up was reverted while this learner never came up: removing a learner never costs quorum
         return Optional.of(new Step.RemoveMember(owner.get().name()));
       }

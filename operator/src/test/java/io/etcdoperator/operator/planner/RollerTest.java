@@ -167,6 +167,12 @@ class RollerTest {
     }
 
     @Test
+    void theReplacementOfAMemoryMemberIsNotMistakenForAScaleUpThatWasReverted() {
+      Observations o = threeVoters().learner("demo-d", false).memory().leader("demo-a").outdated("demo-b", VERSION);
+      assertThat(next(o, 3).reason()).isEqualTo(Reason.LEARNER_CATCHING_UP);
+    }
+
+    @Test
     void aLearnerThatNeverStartedIsRemovedWhenTheScaleUpIsReverted() {
       Observations o = threeVoters().learner("demo-d", false).leader("demo-a");
       assertThat(next(o, 3)).isEqualTo(new Step.RemoveMember("demo-d"));
