@@ -241,10 +241,6 @@ public class ClusterObserver {
         && requested.getNumericalAmount().compareTo(target.getStorage().getSize().getNumericalAmount()) < 0;
   }
 
-  static ObservedMember toObserved(EtcdMember m, String clusterUid) {
-    return toObserved(m, clusterUid, null, Optional.empty(), Optional.empty(), false);
-  }
-
   static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
       Optional<EndpointStatus> endpoint, boolean volumeBehind) {
     var status = m.getStatus();
@@ -264,16 +260,11 @@ public class ClusterObserver {
         Names.peerUrl(m),
         Owners.controlledBy(m, clusterUid),
         memory,
-        memory && (MemberPods.podLost(m, pod) || failed(pod)),
+        memory && (MemberPods.podLost(m, pod) || MemberPods.failed(pod)),
         outdated,
         endpoint,
         m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
         !memory && volumeBehind);
-  }
-
-  /** Evicted or otherwise failed for good: the kubelet will not restart it. */
-  static boolean failed(Pod pod) {
-    return pod != null && pod.getStatus() != null && "Failed".equals(pod.getStatus().getPhase());
   }
 
   private static boolean hasPod(EtcdMember m) {

@@ -85,8 +85,7 @@ public class MemberReconcile {
       // its data went with the Pod; the cluster planner removes and replaces it, a new Pod must never start
       return report(member, null, Optional.of(LOST));
     }
-    if (pod != null && !MemberPods.memoryBacked(member.getSpec()) && pod.getStatus() != null
-        && "Failed".equals(pod.getStatus().getPhase()) && pod.getMetadata().getDeletionTimestamp() == null) {
+    if (!MemberPods.memoryBacked(member.getSpec()) && MemberPods.failed(pod)) {
       // evicted or failed for good: a PVC member gets a new Pod on the same volume, as a StatefulSet would
       events.warning(member, Reason.POD_FAILED, "Pod failed (" + pod.getStatus().getReason() + "); recreating it");
       client.resource(pod).delete();

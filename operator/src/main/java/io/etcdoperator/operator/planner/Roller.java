@@ -4,7 +4,6 @@ import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.Step.Wait;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -17,8 +16,6 @@ import java.util.Optional;
  * loses the data. See docs/operations.md#rolling.
  */
 final class Roller {
-
-  static final Duration SHORT = Duration.ofSeconds(2);
 
   private Roller() {}
 
@@ -37,7 +34,7 @@ final class Roller {
         .filter(m -> !m.name().equals(candidate.name()) && !m.settled()).findFirst();
     if (unsettled.isPresent()) {
       return Optional.of(new Wait(Reason.ROLL_WAITING_FOR_HEALTH, candidate.name() + " waits until "
-          + unsettled.get().name() + " is ready on its spec version", SHORT));
+          + unsettled.get().name() + " is ready on its spec version", ClusterPlanner.SHORT));
     }
     int voters = membership.voters().size();
     // a single member has no quorum to protect: restarting it is the downtime the user asked for
@@ -71,7 +68,7 @@ final class Roller {
         .filter(m -> !m.name().equals(victim.name()) && !m.settled()).findFirst();
     if (unready.isPresent()) {
       return new Wait(Reason.MEMBERS_NOT_READY, victim.name() + " is retired once " + unready.get().name()
-          + " is ready", SHORT);
+          + " is ready", ClusterPlanner.SHORT);
     }
     return moveLeadershipOff(victim, observed, membership)
         .orElseGet(() -> new Step.RetireMember(victim.name(), victim.outdated().orElseThrow()));

@@ -148,6 +148,12 @@ public final class MemberPods {
         .endPodAntiAffinity().build();
   }
 
+  /** Evicted or otherwise failed for good (and not already going): the kubelet will not restart it. */
+  public static boolean failed(Pod pod) {
+    return pod != null && pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
+        && "Failed".equals(pod.getStatus().getPhase());
+  }
+
   /** The kubelet's Ready condition, and not terminating. */
   public static boolean ready(Pod pod) {
     return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
