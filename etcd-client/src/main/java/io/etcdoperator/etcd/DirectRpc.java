@@ -2,8 +2,13 @@ package io.etcdoperator.etcd;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
+import io.etcd.jetcd.api.AlarmMember;
+import io.etcd.jetcd.api.AlarmRequest;
+import io.etcd.jetcd.api.AlarmType;
 import io.etcd.jetcd.api.AuthGrpc;
 import io.etcd.jetcd.api.AuthenticateRequest;
+import io.etcd.jetcd.api.CompactionRequest;
+import io.etcd.jetcd.api.DefragmentRequest;
 import io.etcd.jetcd.api.KVGrpc;
 import io.etcd.jetcd.api.MaintenanceGrpc;
 import io.etcd.jetcd.api.MemberListResponse;
@@ -61,6 +66,7 @@ final class DirectRpc implements AutoCloseable {
           .setResponseMarshaller(ProtoUtils.marshaller(MemberListResponse.getDefaultInstance()))
           .build();
   private static final Metadata.Key<String> TOKEN = Metadata.Key.of("token", Metadata.ASCII_STRING_MARSHALLER);
+  private static final int ALARM_CORRUPT = 2; // etcd's AlarmType CORRUPT; jetcd's generated enum stops at NOSPACE
   private static final int STATUS_RAFT_APPLIED_INDEX = 7;
   private static final int STATUS_ERRORS = 8;
   private static final int STATUS_DB_SIZE_IN_USE = 9;
@@ -145,6 +151,51 @@ final class DirectRpc implements AutoCloseable {
     RuntimeException failure() {
       return getCause() instanceof RuntimeException r ? r : new java.io.UncheckedIOException((IOException) getCause());
     }
+  }
+
+  /** Maintenance Defragment on exactly this endpoint; the member answers nothing else until it is done. */
+  void defragment(URI endpoint, Deadline deadline) {
+    Channel channel = authorized(channel(endpoint), deadline);
+    MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline).defragment(DefragmentRequest.getDefaultInstance());
+  }
+
+  /** The cluster's alarms (raft state, so any voter answers for all members). */
+  List<Alarm> alarms(Deadline deadline) {
+    AlarmRequest request = AlarmRequest.newBuilder().setAction(AlarmRequest.AlarmAction.GET).build();
+    return onAnyEndpoint(deadline, channel -> MaintenanceGrpc.newBlockingStub(authorized(channel, deadline))
+        .withDeadline(deadline).alarm(request)).getAlarmsList().stream()
+        .filter(a -> a.getAlarmValue() != AlarmType.NONE_VALUE)
+        .map(DirectRpc::alarm)
+        .toList();
+  }
+
+  void disarm(Alarm alarm, Deadline deadline) {
+    AlarmRequest request = AlarmRequest.newBuilder().setAction(AlarmRequest.AlarmAction.DEACTIVATE)
+        .setMemberID(alarm.member().value())
+        .setAlarmValue(alarm.kind() == Alarm.Kind.NOSPACE ? AlarmType.NOSPACE_VALUE : ALARM_CORRUPT)
+        .build();
+    onAnyEndpoint(deadline, channel -> MaintenanceGrpc.newBlockingStub(authorized(channel, deadline))
+        .withDeadline(deadline).alarm(request));
+  }
+
+  /**
+   * Compacts to the current revision, read from a count-only range header on the same endpoint. Physical: etcd
+   * answers once the old revisions are removed from the backend, so a defragment after it can reclaim their space.
+   */
+  long compactToCurrent(Deadline deadline) {
+    RangeRequest head = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("\0")).setCountOnly(true).build();
+    return onAnyEndpoint(deadline, channel -> {
+      Channel authorized = authorized(channel, deadline);
+      long revision = KVGrpc.newBlockingStub(authorized).withDeadline(deadline).range(head).getHeader().getRevision();
+      KVGrpc.newBlockingStub(authorized).withDeadline(deadline)
+          .compact(CompactionRequest.newBuilder().setRevision(revision).setPhysical(true).build());
+      return revision;
+    });
+  }
+
+  private static Alarm alarm(AlarmMember member) {
+    Alarm.Kind kind = member.getAlarmValue() == AlarmType.NOSPACE_VALUE ? Alarm.Kind.NOSPACE : Alarm.Kind.CORRUPT;
+    return new Alarm(new MemberId(member.getMemberID()), kind);
   }
 
   /** An anonymous serializable read: refused with "user name is empty" exactly when auth is enabled. */

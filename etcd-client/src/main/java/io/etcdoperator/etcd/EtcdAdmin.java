@@ -48,6 +48,37 @@ public interface EtcdAdmin extends AutoCloseable {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot move the leader");
   }
 
+  /**
+   * Maintenance Defragment sent to exactly this endpoint, bounded by {@code within} (a large backend takes longer
+   * than the connection's timeout). The member serves nothing while it runs; a leader stalls the cluster's writes.
+   */
+  default void defragment(URI clientUrl, Duration within) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot defragment");
+  }
+
+  /** The alarms raised in the cluster (NOSPACE, CORRUPT), as any voter reports them. */
+  default List<Alarm> alarms() {
+    return List.of();
+  }
+
+  /** Disarms one alarm. etcd re-raises NOSPACE on the next write if the member is still over its quota. */
+  default void disarm(Alarm alarm) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot disarm alarms");
+  }
+
+  /**
+   * Compacts the keyspace to its current revision (physically, so a following defragment reclaims the space). An
+   * "already compacted" answer is not a failure: it comes back as {@link Compaction#alreadyCompacted()}.
+   */
+  default Compaction compact() {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot compact");
+  }
+
+  /** MemberAdd of a voter (not a learner). Only for a person who asks for it: the quorum grows before it starts. */
+  default Membership addVoter(URI peerUrl) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot add voters");
+  }
+
   /** Whether authentication is enabled on the cluster. */
   boolean authEnabled();
 

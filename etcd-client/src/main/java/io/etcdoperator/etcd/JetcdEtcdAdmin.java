@@ -55,6 +55,12 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
   }
 
   @Override
+  public Membership addVoter(URI peerUrl) {
+    var response = call("add voter " + peerUrl, c -> c.getClusterClient().addMember(List.of(peerUrl), false));
+    return membership(response.getHeader().getClusterId(), response.getMembers());
+  }
+
+  @Override
   public void promote(MemberId id) {
     direct("promote member " + id, deadline -> direct.promote(id.value(), deadline));
   }
@@ -92,6 +98,41 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
       throw e.failure();
     } catch (RuntimeException e) {
       throw FailureClassifier.classify("snapshot of " + clientUrl, e);
+    }
+  }
+
+  @Override
+  public void defragment(URI clientUrl, Duration within) {
+    Deadline deadline = Deadline.after(within.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      direct.defragment(clientUrl, deadline);
+    } catch (RuntimeException e) {
+      throw FailureClassifier.classify("defragment " + clientUrl, e);
+    }
+  }
+
+  @Override
+  public List<Alarm> alarms() {
+    return direct("list alarms", direct::alarms);
+  }
+
+  @Override
+  public void disarm(Alarm alarm) {
+    direct("disarm " + alarm, deadline -> {
+      direct.disarm(alarm, deadline);
+      return null;
+    });
+  }
+
+  @Override
+  public Compaction compact() {
+    try {
+      return new Compaction(direct("compact", direct::compactToCurrent), false);
+    } catch (EtcdException e) {
+      if (!FailureClassifier.mentions(e, "required revision has been compacted")) {
+        throw e;
+      }
+      return new Compaction(0, true);
     }
   }
 

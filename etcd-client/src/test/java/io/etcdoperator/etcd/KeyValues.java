@@ -28,6 +28,27 @@ final class KeyValues implements AutoCloseable {
     }
   }
 
+  /** Puts and returns etcd's refusal, if any, instead of failing (for writes expected to be refused). */
+  java.util.Optional<Throwable> tryPut(String key, String value) {
+    try {
+      client.getKVClient().put(bytes(key), bytes(value)).get(10, TimeUnit.SECONDS);
+      return java.util.Optional.empty();
+    } catch (java.util.concurrent.ExecutionException e) {
+      return java.util.Optional.of(e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError("put " + key + " did not finish", e);
+    }
+  }
+
+  void delete(String prefix) {
+    try {
+      client.getKVClient().delete(bytes(prefix), io.etcd.jetcd.options.DeleteOption.builder().isPrefix(true).build())
+          .get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError("delete " + prefix + " failed", e);
+    }
+  }
+
   Map<String, String> readPrefix(String prefix) {
     try {
       var response = client.getKVClient()

@@ -40,6 +40,7 @@ final class LocalEtcd implements AutoCloseable {
   private final Path root;
   private final String clusterToken = "it-" + UUID.randomUUID();
   private final List<EtcdProcess> processes = new ArrayList<>();
+  private final List<String> extraFlags = new ArrayList<>();
   /** How each member was first started, by name: a restart reuses its peer and initial cluster. */
   private final Map<String, Started> started = new HashMap<>();
 
@@ -58,6 +59,12 @@ final class LocalEtcd implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Adds flags to every member started from now on (e.g. a small {@code --quota-backend-bytes}). */
+  LocalEtcd withFlags(String... flags) {
+    extraFlags.addAll(List.of(flags));
+    return this;
   }
 
   EtcdVersion version() {
@@ -145,6 +152,7 @@ final class LocalEtcd implements AutoCloseable {
         "--initial-cluster-state", state,
         "--initial-cluster-token", clusterToken,
         "--logger", "zap"));
+    command.addAll(extraFlags);
     tls.ifPresent(t -> command.addAll(List.of("--cert-file", t.cert().toString(), "--key-file", t.key().toString(),
         "--trusted-ca-file", t.trustedCa().toString(), "--client-cert-auth")));
     try {
