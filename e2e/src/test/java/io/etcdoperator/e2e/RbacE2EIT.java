@@ -57,7 +57,12 @@ class RbacE2EIT {
     add(calls, ETCD, "etcdsnapshots", "status", "update");
     add(calls, ETCD, "etcdsnapshotschedules", "", "get", "list", "watch");
     add(calls, ETCD, "etcdsnapshotschedules", "status", "update");
-    for (String owner : List.of("etcdclusters", "etcdmembers", "etcdsnapshots", "etcdsnapshotschedules")) {
+    add(calls, ETCD, "etcddefrags", "", "get", "list", "watch", "create", "delete");
+    add(calls, ETCD, "etcddefrags", "status", "update");
+    add(calls, ETCD, "etcddefragschedules", "", "get", "list", "watch");
+    add(calls, ETCD, "etcddefragschedules", "status", "update");
+    for (String owner : List.of("etcdclusters", "etcdmembers", "etcdsnapshots", "etcdsnapshotschedules",
+        "etcddefragschedules")) {
       add(calls, ETCD, owner, "finalizers", "update");
     }
     add(calls, "", "pods", "", "get", "list", "watch", "create", "patch", "delete");
@@ -68,7 +73,8 @@ class RbacE2EIT {
     add(calls, "policy", "poddisruptionbudgets", "", "get", "create", "patch", "delete");
     add(calls, "batch", "jobs", "", "get", "list", "watch", "create", "delete");
     add(calls, "cert-manager.io", "certificates", "", "get", "create");
-    for (String resource : List.of("etcdclusters", "etcdmembers", "etcdsnapshots", "etcdsnapshotschedules")) {
+    for (String resource : List.of("etcdclusters", "etcdmembers", "etcdsnapshots", "etcdsnapshotschedules",
+        "etcddefrags", "etcddefragschedules")) {
       calls.add(new Call("list", ETCD, resource, "", ""));
       calls.add(new Call("watch", ETCD, resource, "", ""));
     }

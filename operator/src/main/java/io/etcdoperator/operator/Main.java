@@ -188,6 +188,10 @@ public final class Main implements Callable<Integer> {
     register(operator, new EtcdSnapshotReconciler(new SnapshotReconcile(client, image, events, clock)), namespaces);
     register(operator, new EtcdSnapshotScheduleReconciler(new ScheduleReconcile(client, image, events,
         new ScheduleMetrics(registry), clock)), namespaces);
+    register(operator, new io.etcdoperator.operator.defrag.EtcdDefragReconciler(
+        new io.etcdoperator.operator.defrag.DefragReconcile(client, events, clock)), namespaces);
+    register(operator, new io.etcdoperator.operator.defrag.EtcdDefragScheduleReconciler(
+        new io.etcdoperator.operator.defrag.DefragScheduleReconcile(client, events, clock)), namespaces);
   }
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(Operator operator,

@@ -40,6 +40,9 @@ public class DefragMemberStatus {
 
   private String finishedAt;
 
+  /** Defragment calls made for this member so far (our addition: the retry bound survives an operator restart). */
+  private Integer attempts;
+
   public String getName() {
     return name;
   }
@@ -104,6 +107,14 @@ public class DefragMemberStatus {
     this.finishedAt = finishedAt;
   }
 
+  public Integer getAttempts() {
+    return attempts;
+  }
+
+  public void setAttempts(Integer attempts) {
+    this.attempts = attempts;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -119,11 +130,12 @@ public class DefragMemberStatus {
         && Objects.equals(dbSizeBefore, that.dbSizeBefore)
         && Objects.equals(dbSizeAfter, that.dbSizeAfter)
         && Objects.equals(reclaimedBytes, that.reclaimedBytes)
-        && Objects.equals(finishedAt, that.finishedAt);
+        && Objects.equals(finishedAt, that.finishedAt)
+        && Objects.equals(attempts, that.attempts);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, role, outcome, reason, dbSizeBefore, dbSizeAfter, reclaimedBytes, finishedAt);
+    return Objects.hash(name, role, outcome, reason, dbSizeBefore, dbSizeAfter, reclaimedBytes, finishedAt, attempts);
   }
 }

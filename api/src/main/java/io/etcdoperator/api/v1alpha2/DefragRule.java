@@ -17,9 +17,9 @@ import java.util.Objects;
     value = "!has(self.minReclaim) || has(self.quotaUsageAbove)",
     message = "minReclaim only applies together with quotaUsageAbove")
 @ValidationRule(
-    value = "!has(self.minReclaim) || quantity(string(self.minReclaim)).compareTo("
-        + "has(self.freeSpaceAbove) ? quantity(string(self.freeSpaceAbove)) : quantity('200Mi')) <= 0",
-    message = "minReclaim cannot exceed freeSpaceAbove (200Mi when unset)")
+    value = "!has(self.minReclaim) || !has(self.freeSpaceAbove) "
+        + "|| quantity(string(self.minReclaim)).compareTo(quantity(string(self.freeSpaceAbove))) <= 0",
+    message = "minReclaim cannot exceed freeSpaceAbove")
 @SchemaCustomizer(value = QuantityPattern.class, input = "freeSpaceAbove,minReclaim")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DefragRule {

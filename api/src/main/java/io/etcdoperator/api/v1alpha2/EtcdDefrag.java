@@ -8,7 +8,10 @@ import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** A defragmentation request. The API exists; no controller acts on it yet. */
+/**
+ * A one-shot defragmentation of a cluster's members, run by the cluster's planner when the cluster is healthy: one
+ * member at a time, followers first, the leader last (after handing leadership to a follower).
+ */
 @Group(EtcdOperatorApi.GROUP)
 @Version(EtcdOperatorApi.VERSION)
 @Kind("EtcdDefrag")

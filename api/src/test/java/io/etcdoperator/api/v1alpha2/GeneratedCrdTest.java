@@ -15,7 +15,8 @@ class GeneratedCrdTest {
   @Test
   void allKindsAreNamespacedV1alpha2WithoutShortNames() {
     Map<String, String> kinds = Map.of("etcdclusters", "EtcdCluster", "etcdmembers", "EtcdMember",
-        "etcdsnapshots", "EtcdSnapshot", "etcddefrags", "EtcdDefrag", "etcdsnapshotschedules", "EtcdSnapshotSchedule");
+        "etcdsnapshots", "EtcdSnapshot", "etcddefrags", "EtcdDefrag", "etcdsnapshotschedules", "EtcdSnapshotSchedule",
+        "etcddefragschedules", "EtcdDefragSchedule");
     kinds.forEach((plural, kind) -> {
       CrdSchema crd = CrdSchema.generated(plural);
       Map<?, ?> spec = (Map<?, ?>) crd.crd().get("spec");

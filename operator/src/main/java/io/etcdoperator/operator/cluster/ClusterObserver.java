@@ -11,7 +11,10 @@ import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
+import io.etcdoperator.etcd.Alarm;
+import io.etcdoperator.operator.defrag.DefragRuns;
 import io.etcdoperator.operator.planner.EtcdView;
+import io.etcdoperator.operator.planner.Maintenance;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.reason.Reason;
@@ -63,10 +66,12 @@ public class ClusterObserver {
 
   private final KubernetesClient client;
   private final EtcdDialer dialer;
+  private final DefragRuns defragRuns;
 
   public ClusterObserver(KubernetesClient client, EtcdDialer dialer) {
     this.client = client;
     this.dialer = dialer;
+    this.defragRuns = new DefragRuns(client);
   }
 
   public List<EtcdMember> members(EtcdCluster cluster) {
@@ -102,8 +107,9 @@ public class ClusterObserver {
       Membership membership = etcd.members();
       List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster);
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
-      return new Observation(new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth),
-          members, Optional.of(etcd));
+      ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
+          maintenance(cluster, etcd, now));
+      return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {
         etcd.close();
@@ -129,6 +135,24 @@ public class ClusterObserver {
           volumeBehind(pvc, target)));
     }
     return out;
+  }
+
+  /**
+   * Alarms (one cheap call: a CORRUPT alarm must stop everything even when no member looks unhealthy), the quota the
+   * members run with, and the oldest unfinished EtcdDefrag of the cluster.
+   */
+  private Maintenance maintenance(EtcdCluster cluster, EtcdAdmin etcd, Instant now) {
+    List<Alarm> alarms;
+    try {
+      alarms = etcd.alarms();
+    } catch (EtcdException e) {
+      LOG.atDebug().addKeyValue("error", e.getMessage()).log("alarms not observed");
+      alarms = List.of();
+    }
+    ObservedClusterSpec target = cluster.getStatus().getObserved();
+    Long quota = target == null || target.getOptions() == null ? null : target.getOptions().getQuotaBackendBytes();
+    return new Maintenance(alarms, quota == null || quota <= 0 ? Maintenance.DEFAULT_QUOTA : quota,
+        defragRuns.current(cluster, now));
   }
 
   /** Status of a member whose Pod is ready and which etcd lists; learners answer it too. */

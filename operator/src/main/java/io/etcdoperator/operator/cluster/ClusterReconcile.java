@@ -59,7 +59,7 @@ public class ClusterReconcile {
       Clock clock, boolean certManagerInstalled, String clusterDomain) {
     this.client = client;
     this.observer = new ClusterObserver(client, dialer);
-    this.executor = new StepExecutor(client, events);
+    this.executor = new StepExecutor(client, events, clock);
     this.objects = new ClusterObjects(client);
     this.report = new ClusterReport(client, events, metrics, objects);
     this.clock = clock;

@@ -4,7 +4,10 @@ import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
 import java.util.concurrent.TimeUnit;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.Set;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -15,7 +18,10 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.util.List;
 
-/** JOSDK glue for {@link ClusterReconcile}; EtcdMember changes (readiness, deletion) wake the owning cluster. */
+/**
+ * JOSDK glue for {@link ClusterReconcile}; EtcdMember changes (readiness, deletion) wake the owning cluster, and so
+ * does an EtcdDefrag naming it (its planner runs the defrag).
+ */
 // A failing step keeps being retried (capped back-off) and every cluster is looked at once a minute anyway:
 // JOSDK's default gives up after 5 attempts until the next event, which may never come.
 @GradualRetry(maxAttempts = Integer.MAX_VALUE, initialInterval = 2_000, intervalMultiplier = 2, maxInterval = 60_000)
@@ -32,7 +38,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   @Override
   public List<EventSource<?, EtcdCluster>> prepareEventSources(EventSourceContext<EtcdCluster> context) {
     var members = InformerEventSourceConfiguration.from(EtcdMember.class, EtcdCluster.class).build();
-    return List.of(new InformerEventSource<>(members, context));
+    var defrags = InformerEventSourceConfiguration.from(EtcdDefrag.class, EtcdCluster.class)
+        .withSecondaryToPrimaryMapper((EtcdDefrag d) -> d.getSpec() == null || d.getSpec().getClusterRef() == null
+            ? Set.of() : Set.of(new ResourceID(d.getSpec().getClusterRef().getName(), d.getMetadata().getNamespace())))
+        .build();
+    return List.of(new InformerEventSource<>(members, context), new InformerEventSource<>(defrags, context));
   }
 
   @Override

@@ -21,7 +21,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Performs exactly one {@link Step}: one Kubernetes write or one etcd membership call. */
+/** Performs exactly one {@link Step}: one Kubernetes write or one etcd call (a defragment, a membership change). */
 public class StepExecutor {
 
   private static final Logger LOG = LoggerFactory.getLogger(StepExecutor.class);
@@ -46,11 +46,13 @@ public class StepExecutor {
   private final KubernetesClient client;
   private final EventRecorder events;
   private final RootAuth rootAuth;
+  private final MaintenanceSteps maintenance;
 
-  public StepExecutor(KubernetesClient client, EventRecorder events) {
+  public StepExecutor(KubernetesClient client, EventRecorder events, java.time.Clock clock) {
     this.client = client;
     this.events = events;
     this.rootAuth = new RootAuth(client, events);
+    this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock);
   }
 
   public Outcome execute(Step step, EtcdCluster cluster, ClusterObserver.Observation observation) {
@@ -128,6 +130,11 @@ public class StepExecutor {
       case Step.ExpandVolume s -> expand(cluster, s, observation);
       case Step.LatchAuth s -> rootAuth.latch(cluster, "etcd already requires authentication; dialing as root from now on");
       case Step.EnableAuth s -> rootAuth.enable(cluster, etcd.orElseThrow());
+      case Step.StartDefrag s -> maintenance.start(cluster, s);
+      case Step.Defragment s -> maintenance.defragment(cluster, s, observation);
+      case Step.FinishDefrag s -> maintenance.finish(cluster, s);
+      case Step.CompactKeyspace s -> maintenance.compact(cluster, etcd.orElseThrow());
+      case Step.DisarmSpaceAlarms s -> maintenance.disarm(cluster, s, etcd.orElseThrow());
       case Step.Wait w -> Outcome.of(w.reason(), w.detail(), w.recheck());
       case Step.Converged c -> Outcome.of(c.reason(), c.reason().description(), STEADY);
     };
@@ -187,7 +194,7 @@ public class StepExecutor {
     EtcdMember leader = observation.member(s.leader()).orElseThrow();
     observation.etcd().orElseThrow().moveLeader(Names.clientUrl(leader), s.transfereeId());
     return changed(cluster, s.reason(), "moved leadership from " + s.leader() + " to " + s.transferee() + " ("
-        + s.transfereeId() + ") before " + s.leader() + " restarts or leaves");
+        + s.transfereeId() + ") before " + s.leader() + " restarts, leaves or is defragmented");
   }
 
   private Outcome addLearner(EtcdCluster cluster, Step.AddLearner s, EtcdAdmin etcd) {

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides the one next step for a cluster: membership, repair, roll, leadership and authentication all compete for
- * this single slot. Pure: the same observation always gives the same step. The order of the checks is the safety
+ * Decides the one next step for a cluster: membership, repair, roll, leadership, authentication, space alarms and
+ * defragmentation all compete for this single slot. Pure: the same observation always gives the same step. The order of the checks is the safety
  * argument; docs/concepts.md and docs/operations.md walk through it.
  */
 public final class ClusterPlanner {
@@ -50,6 +50,10 @@ public final class ClusterPlanner {
       return new Wait(Reason.CLUSTER_ID_MISMATCH, "etcd answers for cluster " + membership.clusterId()
           + ", the latched cluster is " + observed.clusterId().get() + "; no membership change is made", LONG);
     }
+    Optional<Step> hold = SpaceAlarms.corrupt(observed).or(() -> Defragmentation.overdue(observed));
+    if (hold.isPresent()) {
+      return hold.get();
+    }
     ObservedCluster.AuthView auth = observed.auth();
     if (auth.wanted() && !auth.latched() && auth.etcdRequiresAuth().orElse(false)) {
       return new Step.LatchAuth();
@@ -61,6 +65,10 @@ public final class ClusterPlanner {
     Optional<Step> lost = removeLost(observed, membership);
     if (lost.isPresent()) {
       return lost.get();
+    }
+    Optional<Step> space = SpaceAlarms.noSpace(observed, membership);
+    if (space.isPresent()) {
+      return space.get();
     }
     Optional<ObservedMember> joiner = observed.pendingJoiner();
     if (joiner.isPresent()) {
@@ -85,7 +93,10 @@ public final class ClusterPlanner {
     if (small.isPresent()) {
       return new Step.ExpandVolume(small.get().name());
     }
-    return auth.wanted() && !auth.latched() ? new Step.EnableAuth() : resized;
+    if (auth.wanted() && !auth.latched()) {
+      return new Step.EnableAuth();
+    }
+    return observed.targetReached(desired) ? Defragmentation.next(observed, membership).orElse(resized) : resized;
   }
 
   /** A memory member whose Pod is gone lost its data; it must never start again under its old identity. */

@@ -10,7 +10,7 @@ import java.util.Optional;
  * what authentication wants and has.
  */
 public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
-    AuthView auth) {
+    AuthView auth, Maintenance maintenance) {
 
   /** What spec.auth asks for, what status latched, and (probed only when it matters) whether etcd requires auth. */
   public record AuthView(boolean wanted, boolean latched, Optional<Boolean> etcdRequiresAuth) {
@@ -27,6 +27,14 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
 
   public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd) {
     this(clusterId, members, etcd, AuthView.NOT_WANTED);
+  }
+
+  public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd, AuthView auth) {
+    this(clusterId, members, etcd, auth, Maintenance.NONE);
+  }
+
+  public ObservedCluster withMaintenance(Maintenance maintenance) {
+    return new ObservedCluster(clusterId, members, etcd, auth, maintenance);
   }
 
   public List<ObservedMember> running() {

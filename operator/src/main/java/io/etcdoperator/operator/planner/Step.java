@@ -145,6 +145,50 @@ public sealed interface Step {
     }
   }
 
+  /**
+   * Start a defrag run: record, per voter, whether the rule wants it (Pending) or not (Skipped, BelowThreshold), its
+   * role and its database size now. Only a status write.
+   */
+  record StartDefrag(String run, java.util.List<DefragStart> members) implements Step {
+    public Reason reason() {
+      return Reason.DEFRAG_STARTED;
+    }
+  }
+
+  /** One member's entry when a run starts. */
+  record DefragStart(String member, boolean leader, boolean wanted, long dbSize, long dbSizeInUse) {}
+
+  /**
+   * Maintenance Defragment of one member, bounded by its own timeout. {@code run} names the EtcdDefrag it belongs to;
+   * empty when it reclaims space after a NOSPACE alarm (the keyspace is compacted first).
+   */
+  record Defragment(String member, java.util.Optional<String> run) implements Step {
+    public Reason reason() {
+      return run.isPresent() ? Reason.MEMBER_DEFRAGMENTED : Reason.SPACE_QUOTA_EXCEEDED;
+    }
+  }
+
+  /** The run is over: Complete, or Failed (its leader failed, a member failed, or its deadline passed). */
+  record FinishDefrag(String run, boolean failed, String detail) implements Step {
+    public Reason reason() {
+      return failed ? Reason.DEFRAG_FAILED : Reason.DEFRAG_FINISHED;
+    }
+  }
+
+  /** NOSPACE and nothing left to defragment: compact the keyspace to its current revision (a no-op if it was). */
+  record CompactKeyspace() implements Step {
+    public Reason reason() {
+      return Reason.SPACE_QUOTA_EXCEEDED;
+    }
+  }
+
+  /** Every voter has room again: disarm the NOSPACE alarms so writes are accepted. */
+  record DisarmSpaceAlarms(java.util.List<io.etcdoperator.etcd.Alarm> alarms) implements Step {
+    public Reason reason() {
+      return Reason.ALARM_DISARMED;
+    }
+  }
+
   /** Nothing to do now; look again after {@code recheck}. */
   record Wait(Reason reason, String detail, Duration recheck) implements Step {}
 

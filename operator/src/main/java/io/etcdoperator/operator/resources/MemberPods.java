@@ -190,10 +190,13 @@ public final class MemberPods {
     return new ContainerPortBuilder().withName(name).withContainerPort(port).withProtocol("TCP").build();
   }
 
-  /** Ready when etcd's own /health says so (it fails without a leader or with an alarm). */
+  /**
+   * Ready when etcd's own /health says so (no leader or a CORRUPT alarm fail it). NOSPACE is excluded: such a member
+   * still serves reads and deletes, and the operator needs its status to reclaim the space.
+   */
   private static Probe readiness() {
     return new ProbeBuilder()
-        .withNewHttpGet().withPath("/health").withPort(new IntOrString(Names.METRICS_PORT)).withScheme("HTTP").endHttpGet()
+        .withNewHttpGet().withPath("/health?exclude=NOSPACE").withPort(new IntOrString(Names.METRICS_PORT)).withScheme("HTTP").endHttpGet()
         .withInitialDelaySeconds(5).withPeriodSeconds(5).withFailureThreshold(3).withTimeoutSeconds(3)
         .build();
   }

@@ -185,7 +185,7 @@ public final class SnapshotJobs {
   }
 
   /** Job names end up in a Pod label (at most 63 characters): long names keep a prefix and gain a hash. */
-  static String shorten(String base, String suffix) {
+  public static String shorten(String base, String suffix) {
     if (base.length() + suffix.length() <= MAX_NAME) {
       return base + suffix;
     }

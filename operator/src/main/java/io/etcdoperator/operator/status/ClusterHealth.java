@@ -68,6 +68,11 @@ public final class ClusterHealth {
       degraded = new Verdict(false, Reason.PAUSED, available.message());
     } else if (available.reason() == Reason.QUORUM_LOST) {
       degraded = new Verdict(true, Reason.QUORUM_LOST, available.message());
+    } else if (!observed.maintenance().alarms().isEmpty()) {
+      boolean corrupt = observed.maintenance().has(io.etcdoperator.etcd.Alarm.Kind.CORRUPT);
+      Reason why = corrupt ? Reason.DATA_CORRUPTED
+          : step == Reason.SPACE_QUOTA_FULL ? Reason.SPACE_QUOTA_FULL : Reason.SPACE_QUOTA_EXCEEDED;
+      degraded = new Verdict(true, why, "etcd alarms " + observed.maintenance().alarms() + "; " + why.description());
     } else if (step == Reason.VOLUME_EXPANSION_UNSUPPORTED || step == Reason.CLUSTER_ID_MISMATCH) {
       degraded = new Verdict(true, step, stepMessage);
     } else if (exceeded == Reason.UPGRADE_STALLED) {

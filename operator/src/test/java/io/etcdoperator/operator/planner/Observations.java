@@ -33,6 +33,8 @@ final class Observations {
   private String leader;
   private String specVersion = "3.5.16";
   private ObservedCluster.AuthView auth = ObservedCluster.AuthView.NOT_WANTED;
+  private final Map<String, long[]> db = new HashMap<>();
+  private Maintenance maintenance = Maintenance.NONE;
 
   static Observations cluster() {
     return new Observations();
@@ -150,6 +152,17 @@ final class Observations {
     return this;
   }
 
+  /** What this member's Maintenance Status says of its backend: size and size in use. */
+  Observations db(String name, long size, long inUse) {
+    db.put(name, new long[] {size, inUse});
+    return this;
+  }
+
+  Observations maintenance(Maintenance m) {
+    maintenance = m;
+    return this;
+  }
+
   Observations auth(ObservedCluster.AuthView view) {
     auth = view;
     return this;
@@ -158,7 +171,7 @@ final class Observations {
   ObservedCluster build() {
     EtcdView v = view != null ? view : new EtcdView.Reached(new Membership(CLUSTER, etcd));
     List<ObservedMember> out = members.stream().map(this::decorate).toList();
-    return new ObservedCluster(clusterId, out, v, auth);
+    return new ObservedCluster(clusterId, out, v, auth, maintenance);
   }
 
   private ObservedMember decorate(ObservedMember m) {
@@ -166,7 +179,8 @@ final class Observations {
     Optional<Member> entry = etcd.stream().filter(e -> e.peerUrls().contains(m.peerUrl())).findFirst();
     if (leader != null && m.ready() && entry.isPresent()) {
       endpoint = Optional.of(new EndpointStatus(running.getOrDefault(m.name(), specVersion), entry.get().id(),
-          id(leader), 10, 10, 2, 0, 0, entry.get().learner(), List.of()));
+          id(leader), 10, 10, 2, db.getOrDefault(m.name(), new long[2])[0], db.getOrDefault(m.name(), new long[2])[1],
+          entry.get().learner(), List.of()));
     }
     return new ObservedMember(m.name(), m.created(), m.seed(), m.pending(), m.dormant(), m.deleting(), m.ready(),
         m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory, lost.contains(m.name()),
