@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * EtcdDefrag runs carried out by the cluster planner on a 3-member cluster after overwrites and compaction: each rule
  * kind decides per member, the leader goes last (after MoveLeader), sizes shrink, ttlSecondsAfterFinished removes a
- * finished run. A second cluster with a small quota is pushed into NOSPACE by writes and recovers on its own with
+ * finished run, and a schedule fires. A second cluster with a small quota is pushed into NOSPACE by writes and recovers on its own with
  * every acknowledged key kept. Numbers are printed for docs/operations.md.
  */
 @ExtendWith(LocalKubernetesExtension.class)
@@ -26,6 +26,9 @@ class DefragE2EIT {
   static final ResourceDefinitionContext DEFRAGS = new ResourceDefinitionContext.Builder()
       .withGroup("etcd-operator.cozystack.io").withVersion("v1alpha2").withKind("EtcdDefrag")
       .withPlural("etcddefrags").withNamespaced(true).build();
+  static final ResourceDefinitionContext SCHEDULES = new ResourceDefinitionContext.Builder()
+      .withGroup("etcd-operator.cozystack.io").withVersion("v1alpha2").withKind("EtcdDefragSchedule")
+      .withPlural("etcddefragschedules").withNamespaced(true).build();
   private static final String VALUE = "v".repeat(100 * 1024); // one argv string stays under 128 KiB
   private static final Duration RUN = Duration.ofMinutes(3);
 
@@ -78,6 +81,26 @@ class DefragE2EIT {
         .isEqualTo("acknowledged before any defrag");
     assertThat(env.client().genericKubernetesResources(DEFRAGS).inNamespace(ns).withName("too-high").get())
         .as("a run without ttlSecondsAfterFinished stays").isNotNull();
+
+    Instant t1 = Instant.now();
+    GenericKubernetesResource schedule = new GenericKubernetesResource();
+    schedule.setApiVersion("etcd-operator.cozystack.io/v1alpha2");
+    schedule.setKind("EtcdDefragSchedule");
+    schedule.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("every-minute")
+        .withNamespace(ns).build());
+    schedule.setAdditionalProperty("spec", Map.of("clusterRef", Map.of("name", "dfg"), "schedule", "* * * * *",
+        "rule", Map.of("all", true), "successfulRunsHistoryLimit", 1));
+    env.client().genericKubernetesResources(SCHEDULES).inNamespace(ns).resource(schedule).create();
+    String lastSuccess = Await.value("the schedule's first defrag completed", Duration.ofMinutes(3), () ->
+        Optional.ofNullable(env.client().genericKubernetesResources(SCHEDULES).inNamespace(ns).withName("every-minute")
+            .get()).map(E2eEnvironment::status).map(st -> (String) st.get("lastSuccessfulTime")));
+    List<GenericKubernetesResource> scheduled = env.client().genericKubernetesResources(DEFRAGS).inNamespace(ns)
+        .withLabel("etcd-operator.cozystack.io/defrag-schedule", "every-minute").list().getItems();
+    assertThat(scheduled).isNotEmpty().allSatisfy(d -> assertThat(d.getMetadata().getName()).startsWith("every-minute-"));
+    assertThat(scheduled.stream().map(E2eEnvironment::status).filter(st -> "Complete".equals(st.get("phase"))))
+        .as("completed runs kept (history limit 1)").hasSizeLessThanOrEqualTo(1);
+    System.out.printf("defrag schedule '* * * * *': first run complete %d s after the schedule was created (%s)%n",
+        Duration.between(t1, Instant.now()).toSeconds(), lastSuccess);
   }
 
   @Test

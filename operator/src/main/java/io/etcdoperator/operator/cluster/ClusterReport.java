@@ -145,6 +145,11 @@ final class ClusterReport {
     }
     metrics.record(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(),
         new ClusterMetrics.Counts(observed.running().size(), health.voters(), health.learners(), health.ready()));
+    var endpoints = observed.running().stream().flatMap(m -> m.endpoint().stream()).toList();
+    metrics.record(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), new ClusterMetrics.Space(
+        endpoints.stream().mapToLong(e -> e.dbSize()).max().orElse(0),
+        endpoints.stream().mapToLong(e -> e.dbSizeInUse()).max().orElse(0),
+        observed.maintenance().quotaBytes(), observed.maintenance().alarms().size()));
   }
 
   /**
