@@ -19,6 +19,7 @@ import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
+import io.etcdoperator.operator.resources.BackendQuota;
 import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
@@ -150,9 +151,9 @@ public class ClusterObserver {
       alarms = List.of();
     }
     ObservedClusterSpec target = cluster.getStatus().getObserved();
-    Long quota = target == null || target.getOptions() == null ? null : target.getOptions().getQuotaBackendBytes();
-    return new Maintenance(alarms, quota == null || quota <= 0 ? Maintenance.DEFAULT_QUOTA : quota,
-        defragRuns.current(cluster, now));
+    long quota = target == null ? Maintenance.DEFAULT_QUOTA
+        : BackendQuota.bytes(target.getOptions(), target.getStorage());
+    return new Maintenance(alarms, quota, defragRuns.current(cluster, now));
   }
 
   /** Status of a member whose Pod is ready and which etcd lists; learners answer it too. */

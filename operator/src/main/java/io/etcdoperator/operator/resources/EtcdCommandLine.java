@@ -37,6 +37,8 @@ public final class EtcdCommandLine {
     args.add("--listen-metrics-urls=http://0.0.0.0:" + Names.METRICS_PORT);
     args.addAll(versioned(member.getSpec().getVersion()));
     options(member.getSpec().getOptions(), args);
+    BackendQuota.flag(member.getSpec().getOptions(), member.getSpec().getStorage())
+        .ifPresent(q -> args.add("--quota-backend-bytes=" + q));
     tlsFlags(tls, args);
     return args;
   }
@@ -68,9 +70,6 @@ public final class EtcdCommandLine {
   private static void options(EtcdOptions options, List<String> args) {
     if (options == null) {
       return;
-    }
-    if (options.getQuotaBackendBytes() != null) {
-      args.add("--quota-backend-bytes=" + options.getQuotaBackendBytes());
     }
     if (options.getAutoCompactionMode() != null) {
       args.add("--auto-compaction-mode=" + options.getAutoCompactionMode());
