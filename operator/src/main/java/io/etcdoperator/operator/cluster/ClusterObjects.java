@@ -4,12 +4,15 @@ import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.planner.Quorum;
 import io.etcdoperator.operator.resources.DisruptionBudgets;
+import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.Names;
+import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.resources.Services;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,17 +28,25 @@ public class ClusterObjects {
     this.client = client;
   }
 
-  public void ensureServices(EtcdCluster cluster, AdditionalMetadata metadata) {
-    ensure(Services.headless(cluster, metadata));
-    ensure(Services.client(cluster, metadata));
+  /**
+   * Creates or repairs both Services. One of that name that this cluster does not control is never touched: the
+   * answer names it, and the cluster makes no progress until a person renames or removes it.
+   */
+  public Optional<String> ensureServices(EtcdCluster cluster, AdditionalMetadata metadata) {
+    return ensure(cluster, Services.headless(cluster, metadata))
+        .or(() -> ensure(cluster, Services.client(cluster, metadata)));
   }
 
-  private void ensure(Service desired) {
+  private Optional<String> ensure(EtcdCluster cluster, Service desired) {
     var ref = client.services().inNamespace(desired.getMetadata().getNamespace()).withName(desired.getMetadata().getName());
     Service actual = ref.get();
     if (actual == null) {
       ref.create(desired);
-      return;
+      return Optional.empty();
+    }
+    if (!Owners.controlledBy(actual, cluster.getMetadata().getUid())) {
+      return Optional.of("Service " + desired.getMetadata().getName() + " exists and is not controlled by this "
+          + "EtcdCluster; rename or delete it");
     }
     if (!Services.ownedFieldsMatch(actual, desired)) {
       ref.edit(s -> {
@@ -45,6 +56,7 @@ public class ClusterObjects {
         return s;
       });
     }
+    return Optional.empty();
   }
 
   /** Never fails the reconcile: a PDB problem is logged, the cluster keeps being reconciled. */
@@ -65,6 +77,11 @@ public class ClusterObjects {
     var ref = client.policy().v1().podDisruptionBudget().inNamespace(cluster.getMetadata().getNamespace())
         .withName(Names.disruptionBudget(cluster));
     var actual = ref.get();
+    if (actual != null && !Owners.controlledBy(actual, cluster.getMetadata().getUid())) {
+      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("reason",
+          Reason.RESOURCE_CONFLICT.reason()).log("a PodDisruptionBudget of this name is not ours; left as it is");
+      return;
+    }
     if (voters == 0) {
       if (actual != null) {
         ref.delete();
@@ -88,6 +105,11 @@ public class ClusterObjects {
     var ref = client.policy().v1beta1().podDisruptionBudget().inNamespace(cluster.getMetadata().getNamespace())
         .withName(Names.disruptionBudget(cluster));
     var actual = ref.get();
+    if (actual != null && !Owners.controlledBy(actual, cluster.getMetadata().getUid())) {
+      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("reason",
+          Reason.RESOURCE_CONFLICT.reason()).log("a PodDisruptionBudget of this name is not ours; left as it is");
+      return;
+    }
     if (voters == 0) {
       if (actual != null) {
         ref.delete();

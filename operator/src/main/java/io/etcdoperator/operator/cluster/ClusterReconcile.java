@@ -91,11 +91,11 @@ public class ClusterReconcile {
       return report.firstPass(cluster, before, refusals, now);
     }
     Refusals.adoptImmutables(cluster.getSpec(), status);
-    objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
+    Optional<String> conflict = objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
     try {
       Optional<Duration> tls = tls(cluster, now);
       try (ClusterObserver.Observation observation = observer.observe(cluster, now)) {
-        Duration next = pass(cluster, before, observation, refusals, now);
+        Duration next = pass(cluster, before, observation, refusals, conflict, now);
         return Optional.of(tls.filter(t -> t.compareTo(next) < 0).orElse(next));
       }
     } catch (KubernetesClientException e) {
@@ -115,7 +115,7 @@ public class ClusterReconcile {
   }
 
   private Duration pass(EtcdCluster cluster, EtcdClusterStatus before, ClusterObserver.Observation observation,
-      List<Refusal> refusals, Instant now) {
+      List<Refusal> refusals, Optional<String> conflict, Instant now) {
     EtcdClusterStatus status = cluster.getStatus();
     ObservedCluster observed = observation.cluster();
     int desired = status.getObserved().getReplicas() == null ? 3 : status.getObserved().getReplicas();
@@ -137,6 +137,8 @@ public class ClusterReconcile {
       exceeded = e.bootstrapFailed() ? Reason.BOOTSTRAP_FAILED
           : upgrading ? Reason.UPGRADE_STALLED : Reason.DEADLINE_EXCEEDED;
       outcome = Outcome.problem(exceeded, exceeded.description(), StepExecutor.STEADY);
+    } else if (conflict.isPresent()) {
+      outcome = Outcome.problem(Reason.RESOURCE_CONFLICT, conflict.get(), StepExecutor.STEADY);
     } else {
       Step step = planner.next(observed, desired);
       LOG.atDebug().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("step", step).log("planned");

@@ -96,6 +96,8 @@ public enum Reason {
   VERSION_MISMATCH("VersionMismatch", "the member runs another etcd version than its spec asks for"),
   WAITING_FOR_AUTH("WaitingForAuth", "the snapshot waits until the cluster latched authentication"),
   WAITING_FOR_CLUSTER("WaitingForCluster", "the snapshot waits for the cluster to become available"),
+  RESOURCE_CONFLICT("ResourceConflict",
+      "an object the cluster needs (a Service) exists and is not controlled by it; it is never taken over"),
   DATA_CORRUPTED("DataCorrupted",
       "etcd raised a CORRUPT alarm: every disruptive step is stopped; a person must inspect and disarm it"),
   SPACE_QUOTA_EXCEEDED("SpaceQuotaExceeded",

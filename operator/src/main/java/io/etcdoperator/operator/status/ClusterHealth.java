@@ -73,7 +73,8 @@ public final class ClusterHealth {
       Reason why = corrupt ? Reason.DATA_CORRUPTED
           : step == Reason.SPACE_QUOTA_FULL ? Reason.SPACE_QUOTA_FULL : Reason.SPACE_QUOTA_EXCEEDED;
       degraded = new Verdict(true, why, "etcd alarms " + observed.maintenance().alarms() + "; " + why.description());
-    } else if (step == Reason.VOLUME_EXPANSION_UNSUPPORTED || step == Reason.CLUSTER_ID_MISMATCH) {
+    } else if (step == Reason.VOLUME_EXPANSION_UNSUPPORTED || step == Reason.CLUSTER_ID_MISMATCH
+        || step == Reason.RESOURCE_CONFLICT) {
       degraded = new Verdict(true, step, stepMessage);
     } else if (exceeded == Reason.UPGRADE_STALLED) {
       degraded = new Verdict(true, exceeded, exceededMessage(exceeded, desired, counts));

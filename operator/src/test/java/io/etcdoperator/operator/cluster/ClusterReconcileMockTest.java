@@ -357,6 +357,25 @@ class ClusterReconcileMockTest {
   }
 
   @Test
+  void aServiceThatIsNotOursIsNeverTakenOverAndStopsTheClusterWithResourceConflict() {
+    client.services().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+        .withNewMetadata().withName("clash-client").endMetadata()
+        .withNewSpec().addToSelector("app", "someone-else").addNewPort().withPort(80).endPort().endSpec().build())
+        .create();
+    create("clash", 3, "");
+    converge("clash", 6);
+    EtcdCluster c = get("clash");
+    var degraded = Conditions.find(c.getStatus().getConditions(), Conditions.DEGRADED).orElseThrow();
+    assertThat(degraded.getStatus()).isEqualTo("True");
+    assertThat(degraded.getReason()).isEqualTo("ResourceConflict");
+    assertThat(degraded.getMessage()).contains("clash-client");
+    assertThat(members("clash")).isEmpty();
+    assertThat(client.services().inNamespace(NS).withName("clash-client").get().getSpec().getSelector())
+        .containsExactly(Map.entry("app", "someone-else"));
+    assertThat(eventReasons("clash")).containsOnlyOnce("ResourceConflict");
+  }
+
+  @Test
   void lostMemoryBackedPodIsReplacedByANewMember() {
     create("mem", 3, "Memory");
     converge("mem", 30);
