@@ -109,7 +109,7 @@ public class ClusterObserver {
       List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster);
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
       ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
-          maintenance(cluster, etcd, now));
+          maintenance(cluster, etcd, now), now);
       return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {

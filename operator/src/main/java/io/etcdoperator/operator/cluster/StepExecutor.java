@@ -98,6 +98,14 @@ public class StepExecutor {
         client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
         yield changed(cluster, s.reason(), "deleting member " + s.member() + " for scale-down; its finalizer removes it from etcd");
       }
+      case Step.RemoveStuckLearner s -> {
+        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
+        String message = "learner " + s.member() + " did not come up within 10 minutes; deleting it (its finalizer "
+            + "removes the learner from etcd) so a new member can join";
+        events.warning(cluster, s.reason(), message);
+        LOG.atWarn().addKeyValue("member", s.member()).addKeyValue("reason", s.reason().reason()).log(message);
+        yield Outcome.of(s.reason(), message, SOON);
+      }
       case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
       case Step.Pause s -> {
         patchSpec(cluster, s.member(), Map.of("dormant", true));

@@ -20,6 +20,8 @@ public final class ClusterPlanner {
   static final Duration SHORT = Duration.ofSeconds(2);
   static final Duration MEDIUM = Duration.ofSeconds(5);
   static final Duration LONG = Duration.ofSeconds(10);
+  /** A learner whose Pod has not been up this long after its EtcdMember was created is removed and made again. */
+  static final Duration LEARNER_STUCK = Duration.ofMinutes(10);
 
   /** Scale-down takes outdated members first (the surge of a memory roll), then broken ones, then the newest. */
   static final java.util.Comparator<ObservedMember> VICTIM_ORDER = java.util.Comparator
@@ -182,6 +184,11 @@ public final class ClusterPlanner {
       if (notStarted && observed.running().size() > desired && !surge) {
         // the scale-up was reverted while this learner never came up: removing a learner never costs quorum
         return Optional.of(new Step.RemoveMember(owner.get().name()));
+      }
+      boolean down = notStarted || !owner.get().ready();
+      if (down && owner.get().created().plus(LEARNER_STUCK).isBefore(observed.observedAt())) {
+        // only one learner can be in flight: one that never comes up would block every later join and roll
+        return Optional.of(new Step.RemoveStuckLearner(owner.get().name()));
       }
       if (notStarted) {
         return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet", SHORT));

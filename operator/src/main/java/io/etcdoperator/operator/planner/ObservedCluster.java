@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * An immutable picture of one EtcdCluster for one pass: its latched cluster id, its EtcdMembers, etcd's view and
- * what authentication wants and has.
+ * An immutable picture of one EtcdCluster for one pass: its latched cluster id, its EtcdMembers, etcd's view, what
+ * authentication wants and has, the maintenance slot's inputs, and when it was taken (ages are measured from it).
  */
 public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
-    AuthView auth, Maintenance maintenance) {
+    AuthView auth, Maintenance maintenance, java.time.Instant observedAt) {
 
   /** What spec.auth asks for, what status latched, and (probed only when it matters) whether etcd requires auth. */
   public record AuthView(boolean wanted, boolean latched, Optional<Boolean> etcdRequiresAuth) {
@@ -33,8 +33,10 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
     this(clusterId, members, etcd, auth, Maintenance.NONE);
   }
 
-  public ObservedCluster withMaintenance(Maintenance maintenance) {
-    return new ObservedCluster(clusterId, members, etcd, auth, maintenance);
+  /** Without a clock reading: nothing counts as old (see {@link #observedAt()}). */
+  public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd, AuthView auth,
+      Maintenance maintenance) {
+    this(clusterId, members, etcd, auth, maintenance, java.time.Instant.EPOCH);
   }
 
   public List<ObservedMember> running() {

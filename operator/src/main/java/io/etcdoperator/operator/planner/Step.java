@@ -68,6 +68,16 @@ public sealed interface Step {
     }
   }
 
+  /**
+   * Delete an EtcdMember whose learner never came up (its finalizer runs MemberRemove; removing a learner never costs
+   * quorum); scale-up or the roll makes a new one.
+   */
+  record RemoveStuckLearner(String member) implements Step {
+    public Reason reason() {
+      return Reason.LEARNER_STUCK;
+    }
+  }
+
   /** MemberRemove for an etcd member that no EtcdMember of this cluster accounts for. */
   record RemoveOrphan(MemberId id, String name) implements Step {
     public Reason reason() {

@@ -24,6 +24,8 @@ public enum Reason {
   LEARNER_ADDED("LearnerAdded", "member added to etcd as a learner"),
   MEMBER_JOINING("MemberJoining", "member's initial cluster written; waiting for it to start"),
   LEARNER_CATCHING_UP("LearnerCatchingUp", "learner not yet in sync with the leader"),
+  LEARNER_STUCK("LearnerStuck",
+      "a learner's Pod did not come up within 10 minutes; it is removed so a new member can join"),
   LEARNER_PROMOTED("LearnerPromoted", "learner promoted to voter"),
   MEMBERS_NOT_READY("MembersNotReady", "waiting for existing members to become Ready before the next step"),
   MEMBER_REMOVAL_IN_PROGRESS("MemberRemovalInProgress", "waiting for an in-flight member removal"),

@@ -35,6 +35,7 @@ final class Observations {
   private ObservedCluster.AuthView auth = ObservedCluster.AuthView.NOT_WANTED;
   private final Map<String, long[]> db = new HashMap<>();
   private Maintenance maintenance = Maintenance.NONE;
+  private Instant observedAt = Instant.EPOCH;
 
   static Observations cluster() {
     return new Observations();
@@ -158,6 +159,12 @@ final class Observations {
     return this;
   }
 
+  /** When the observation was taken; members are created at EPOCH + 0, 1, 2, ... seconds. */
+  Observations at(Instant when) {
+    observedAt = when;
+    return this;
+  }
+
   Observations maintenance(Maintenance m) {
     maintenance = m;
     return this;
@@ -171,7 +178,7 @@ final class Observations {
   ObservedCluster build() {
     EtcdView v = view != null ? view : new EtcdView.Reached(new Membership(CLUSTER, etcd));
     List<ObservedMember> out = members.stream().map(this::decorate).toList();
-    return new ObservedCluster(clusterId, out, v, auth, maintenance);
+    return new ObservedCluster(clusterId, out, v, auth, maintenance, observedAt);
   }
 
   private ObservedMember decorate(ObservedMember m) {
