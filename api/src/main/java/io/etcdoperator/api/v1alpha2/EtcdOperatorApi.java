@@ -26,6 +26,13 @@ public final class EtcdOperatorApi {
   public static final String ANNOTATION_RENEW_CERTIFICATES_AT = RESERVED_PREFIX + "renew-certificates-at";
   /** On an EtcdCluster: members whose Pod started before this RFC 3339 instant restart, one at a time, once it passed. */
   public static final String ANNOTATION_RESTART_AT = RESERVED_PREFIX + "restart-at";
+  /**
+   * On an EtcdCluster whose quorum is lost: the member whose data the cluster restarts from (etcd's
+   * --force-new-cluster); every other member is discarded and joins again. A person's decision, never the operator's.
+   */
+  public static final String ANNOTATION_FORCE_NEW_CLUSTER_FROM = RESERVED_PREFIX + "force-new-cluster-from";
+  /** On the chosen EtcdMember while its Pod runs with --force-new-cluster (one start only). */
+  public static final String ANNOTATION_FORCE_NEW_CLUSTER = RESERVED_PREFIX + "force-new-cluster";
   /** On a member Pod: the hash of the Pod template it was built from; a different desired hash means a roll. */
   public static final String ANNOTATION_REVISION = RESERVED_PREFIX + "revision";
 

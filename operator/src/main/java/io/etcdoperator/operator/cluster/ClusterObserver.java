@@ -96,11 +96,16 @@ public class ClusterObserver {
         .filter(s -> !s.isBlank()).map(ClusterId::parse);
     Optional<Instant> restartAt = restartAt(cluster);
     ObservedClusterSpec target = cluster.getStatus().getObserved();
-    List<URI> endpoints = endpoints(members, clusterId.isPresent());
+    Optional<Maintenance.QuorumRecovery> recovery = recovery(cluster, members);
+    List<URI> endpoints = recovery.flatMap(Maintenance.QuorumRecovery::flagged)
+        .map(flagged -> members.stream().filter(m -> m.getMetadata().getName().equals(flagged)).map(Names::clientUrl)
+            .toList()) // while it runs alone, the dropped members' endpoints could only time out
+        .orElseGet(() -> endpoints(members, clusterId.isPresent()));
     ObservedCluster.AuthView notAsked = authView(cluster, Optional.empty());
+    Maintenance unreached = new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(), recovery);
     if (endpoints.isEmpty()) {
       return new Observation(new ObservedCluster(clusterId, observed(members, pods, pvcs, target, restartAt, now, null,
-          null, cluster), EtcdView.NOT_ASKED, notAsked), members, Optional.empty());
+          null, cluster), EtcdView.NOT_ASKED, notAsked, unreached, now), members, Optional.empty());
     }
     EtcdAdmin etcd = null;
     try {
@@ -109,7 +114,7 @@ public class ClusterObserver {
       List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster);
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
       ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
-          maintenance(cluster, etcd, now), now);
+          maintenance(cluster, members, etcd, now), now);
       return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {
@@ -117,7 +122,7 @@ public class ClusterObserver {
       }
       EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
       return new Observation(new ObservedCluster(clusterId, observed(members, pods, pvcs, target, restartAt, now, null, null,
-          cluster), view, notAsked), members, Optional.empty());
+          cluster), view, notAsked, unreached, now), members, Optional.empty());
     }
   }
 
@@ -142,7 +147,7 @@ public class ClusterObserver {
    * Alarms (one cheap call: a CORRUPT alarm must stop everything even when no member looks unhealthy), the quota the
    * members run with, and the oldest unfinished EtcdDefrag of the cluster.
    */
-  private Maintenance maintenance(EtcdCluster cluster, EtcdAdmin etcd, Instant now) {
+  private Maintenance maintenance(EtcdCluster cluster, List<EtcdMember> members, EtcdAdmin etcd, Instant now) {
     List<Alarm> alarms;
     try {
       alarms = etcd.alarms();
@@ -153,7 +158,21 @@ public class ClusterObserver {
     ObservedClusterSpec target = cluster.getStatus().getObserved();
     long quota = target == null ? Maintenance.DEFAULT_QUOTA
         : BackendQuota.bytes(target.getOptions(), target.getStorage());
-    return new Maintenance(alarms, quota, defragRuns.current(cluster, now));
+    return new Maintenance(alarms, quota, defragRuns.current(cluster, now), recovery(cluster, members));
+  }
+
+  /** The member a person chose to restart the cluster from, and which EtcdMember already carries the flag. */
+  static Optional<Maintenance.QuorumRecovery> recovery(EtcdCluster cluster, List<EtcdMember> members) {
+    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+    String from = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM);
+    if (from == null || from.isBlank()) {
+      return Optional.empty();
+    }
+    Optional<String> flagged = members.stream()
+        .filter(m -> m.getMetadata().getAnnotations() != null
+            && m.getMetadata().getAnnotations().containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER))
+        .map(m -> m.getMetadata().getName()).findFirst();
+    return Optional.of(new Maintenance.QuorumRecovery(from.strip(), flagged));
   }
 
   /** Status of a member whose Pod is ready and which etcd lists; learners answer it too. */

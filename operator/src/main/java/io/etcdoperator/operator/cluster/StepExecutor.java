@@ -107,6 +107,34 @@ public class StepExecutor {
         yield Outcome.of(s.reason(), message, SOON);
       }
       case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
+      case Step.ForceNewCluster s -> {
+        markForceNewCluster(cluster, s.member(), "true");
+        client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
+        String message = "quorum lost: restarting " + s.member() + " with --force-new-cluster as "
+            + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + " asks; every other "
+            + "member will be discarded and join again as a learner";
+        events.warning(cluster, s.reason(), message);
+        LOG.atWarn().addKeyValue("member", s.member()).addKeyValue("reason", s.reason().reason()).log(message);
+        yield Outcome.of(s.reason(), message, SOON);
+      }
+      case Step.DiscardMembers s -> {
+        s.members().forEach(m -> client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(m).delete());
+        String message = "discarding members " + s.members() + " (dropped by the cluster restarted from "
+            + s.survivor() + "); their volumes go with them and new members join as learners";
+        events.warning(cluster, s.reason(), message);
+        LOG.atWarn().addKeyValue("members", s.members()).addKeyValue("reason", s.reason().reason()).log(message);
+        yield Outcome.of(s.reason(), message, SOON);
+      }
+      case Step.EndForceNewCluster s -> {
+        markForceNewCluster(cluster, s.member(), null);
+        client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
+        client.resources(EtcdCluster.class).inNamespace(ns(cluster)).withName(cluster.getMetadata().getName())
+            .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
+                Map.of("annotations", java.util.Collections.singletonMap(
+                    io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, null)))));
+        yield changed(cluster, s.reason(), "the cluster runs from " + s.member() + " alone; restarting it without "
+            + "--force-new-cluster, new members join as learners");
+      }
       case Step.Pause s -> {
         patchSpec(cluster, s.member(), Map.of("dormant", true));
         yield changed(cluster, s.reason(), "member " + s.member() + " parked: Pod deleted, data kept");
@@ -255,6 +283,14 @@ public class StepExecutor {
 
   private EtcdMember create(EtcdCluster cluster, boolean seed) {
     return client.resources(EtcdMember.class).inNamespace(ns(cluster)).resource(EtcdMembers.pending(cluster, seed)).create();
+  }
+
+  /** Sets (value) or removes (null) the one-shot --force-new-cluster mark on an EtcdMember. */
+  private void markForceNewCluster(EtcdCluster cluster, String member, String value) {
+    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
+            Map.of("annotations", java.util.Collections.singletonMap(
+                io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, value)))));
   }
 
   private void writeInitialCluster(EtcdCluster cluster, String member, String initialCluster) {

@@ -33,7 +33,7 @@ public final class ClusterPlanner {
     if (observed.clusterId().isEmpty()) {
       return bootstrap(observed, desired);
     }
-    if (observed.anyDeleting()) {
+    if (observed.anyDeleting() && observed.maintenance().recovery().isEmpty()) {
       return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "a member is being removed", MEDIUM);
     }
     Optional<ObservedMember> foreign = observed.members().stream().filter(m -> !m.controlled()).findFirst();
@@ -43,6 +43,10 @@ public final class ClusterPlanner {
     List<ObservedMember> running = observed.running();
     if (running.isEmpty()) {
       return resumeOrStop(observed, desired);
+    }
+    Optional<Step> recovery = QuorumLoss.next(observed);
+    if (recovery.isPresent()) {
+      return recovery.get();
     }
     if (!(observed.etcd() instanceof Reached reached)) {
       return unreachable(observed.etcd());

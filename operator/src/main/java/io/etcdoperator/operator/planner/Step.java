@@ -199,6 +199,30 @@ public sealed interface Step {
     }
   }
 
+  /** Quorum recovery: mark the chosen member for one start with --force-new-cluster and restart its Pod. */
+  record ForceNewCluster(String member) implements Step {
+    public Reason reason() {
+      return Reason.QUORUM_RECOVERY;
+    }
+  }
+
+  /**
+   * Quorum recovery: delete every member the forced cluster dropped, together (etcd already removed them; their Pods
+   * and stale volumes go, and their finalizers can reach only the survivor).
+   */
+  record DiscardMembers(java.util.List<String> members, String survivor) implements Step {
+    public Reason reason() {
+      return Reason.QUORUM_RECOVERY;
+    }
+  }
+
+  /** Quorum recovery done: the survivor restarts without the flag and the annotation goes; scale-up follows. */
+  record EndForceNewCluster(String member) implements Step {
+    public Reason reason() {
+      return Reason.QUORUM_RECOVERED;
+    }
+  }
+
   /** Nothing to do now; look again after {@code recheck}. */
   record Wait(Reason reason, String detail, Duration recheck) implements Step {}
 

@@ -53,7 +53,9 @@ public final class ClusterHealth {
       boolean all = ready == running.size() && running.size() == desired;
       available = new Verdict(true, all ? Reason.QUORUM_HEALTHY : Reason.QUORUM_AVAILABLE, counts);
     } else {
-      available = new Verdict(false, Reason.QUORUM_LOST, counts + ", quorum lost");
+      available = new Verdict(false, Reason.QUORUM_LOST, counts + ", quorum lost; if the other members cannot come "
+          + "back, annotate the EtcdCluster with etcd-operator.cozystack.io/force-new-cluster-from=<member> to restart "
+          + "from that member's data (docs/operations.md)");
     }
 
     Verdict degraded;

@@ -1,0 +1,78 @@
+package io.etcdoperator.operator.planner;
+
+import static io.etcdoperator.operator.planner.Observations.cluster;
+import static io.etcdoperator.operator.planner.Observations.id;
+import static io.etcdoperator.operator.planner.Observations.peer;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdoperator.etcd.Member;
+import io.etcdoperator.etcd.Membership;
+import io.etcdoperator.operator.planner.Maintenance.QuorumRecovery;
+import io.etcdoperator.operator.reason.Reason;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Recovery from a lost quorum, only from the member a person names, never on a cluster that has its quorum. */
+class QuorumLossTest {
+
+  private final ClusterPlanner planner = new ClusterPlanner();
+  private static final EtcdView UNREACHABLE = new EtcdView.Unreachable(Reason.CLUSTER_UNREACHABLE, "no leader");
+
+  private static Maintenance asked(String from, String flagged) {
+    return new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(),
+        Optional.of(new QuorumRecovery(from, Optional.ofNullable(flagged))));
+  }
+
+  private static Observations lostTwoOfThree() {
+    return cluster().voter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE);
+  }
+
+  @Test
+  void theNamedMemberRestartsWithForceNewCluster() {
+    assertThat(planner.next(lostTwoOfThree().maintenance(asked("a", null)).build(), 3))
+        .isEqualTo(new Step.ForceNewCluster("a"));
+  }
+
+  @Test
+  void aClusterWithItsQuorumIsNeverForced() {
+    Observations healthy = cluster().voter("a").voter("b").unreadyVoter("c").leader("a").maintenance(asked("a", null));
+    Step step = planner.next(healthy.build(), 3);
+    assertThat(step.reason()).isEqualTo(Reason.QUORUM_RECOVERY_REFUSED);
+    assertThat(((Step.Wait) step).detail()).contains("has its quorum");
+  }
+
+  @Test
+  void aMemoryMemberOrAnUnknownNameIsRefused() {
+    assertThat(planner.next(lostTwoOfThree().memory().maintenance(asked("a", null)).build(), 3).reason())
+        .isEqualTo(Reason.QUORUM_RECOVERY_REFUSED);
+    assertThat(planner.next(lostTwoOfThree().maintenance(asked("zz", null)).build(), 3).reason())
+        .isEqualTo(Reason.QUORUM_RECOVERY_REFUSED);
+  }
+
+  @Test
+  void whileTheSurvivorRestartsNothingElseHappens() {
+    Step step = planner.next(lostTwoOfThree().maintenance(asked("a", "a")).build(), 3);
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(step.reason()).isEqualTo(Reason.QUORUM_RECOVERY);
+  }
+
+  @Test
+  void onceTheSurvivorRunsAloneTheOthersAreDiscardedTogetherThenTheFlagGoes() {
+    EtcdView alone = new EtcdView.Reached(new Membership(Observations.CLUSTER,
+        List.of(new Member(id("a"), "a", List.of(peer("a")), List.of(), false))));
+    Observations o = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").etcdView(alone)
+        .maintenance(asked("a", "a"));
+    assertThat(planner.next(o.build(), 3)).isEqualTo(new Step.DiscardMembers(List.of("b", "c"), "a"));
+    Observations discarded = cluster().voter("a").deleting("b").etcdView(alone).maintenance(asked("a", "a"));
+    assertThat(planner.next(discarded.build(), 3).reason()).isEqualTo(Reason.QUORUM_RECOVERY);
+    Observations done = cluster().voter("a").etcdView(alone).maintenance(asked("a", "a"));
+    assertThat(planner.next(done.build(), 3)).isEqualTo(new Step.EndForceNewCluster("a"));
+  }
+
+  @Test
+  void theOldMembershipStillListedMeansTheFlagHasNotTakenEffect() {
+    Observations o = cluster().voter("a").voter("b").voter("c").leader("a").maintenance(asked("a", "a"));
+    assertThat(((Step.Wait) planner.next(o.build(), 3)).detail()).contains("still lists 3 members");
+  }
+}
