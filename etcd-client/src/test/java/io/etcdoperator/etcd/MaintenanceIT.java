@@ -47,6 +47,29 @@ class MaintenanceIT {
     }
   }
 
+  /** etcd raises CORRUPT itself only on a hash mismatch; the Alarm RPC's ACTIVATE stands in for one here. */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(EtcdVersion.class)
+  void aCorruptAlarmIsReportedAsSuch(EtcdVersion version) throws Exception {
+    try (LocalEtcd etcd = new LocalEtcd(version)) {
+      EtcdProcess member = etcd.startFirst("m1");
+      try (EtcdAdmin admin = MembershipIT.adminOf(member)) {
+        MemberId id = admin.status(member.clientUrl()).memberId();
+        io.grpc.ManagedChannel channel = io.grpc.netty.NettyChannelBuilder
+            .forAddress(member.clientUrl().getHost(), member.clientUrl().getPort()).usePlaintext().build();
+        try {
+          io.etcd.jetcd.api.MaintenanceGrpc.newBlockingStub(channel).withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS)
+              .alarm(io.etcd.jetcd.api.AlarmRequest.newBuilder()
+                  .setAction(io.etcd.jetcd.api.AlarmRequest.AlarmAction.ACTIVATE)
+                  .setMemberID(id.value()).setAlarmValue(2).build());
+        } finally {
+          channel.shutdownNow();
+        }
+        assertThat(admin.alarms()).containsExactly(new Alarm(id, Alarm.Kind.CORRUPT));
+      }
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @EnumSource(EtcdVersion.class)
   void noSpaceIsRaisedAndClearedByCompactDefragDisarm(EtcdVersion version) {
