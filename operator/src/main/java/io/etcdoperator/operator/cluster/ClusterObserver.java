@@ -308,7 +308,8 @@ public class ClusterObserver {
         outdated,
         endpoint,
         m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
-        !memory && volumeBehind);
+        !memory && volumeBehind,
+        MemberPods.broken(pod));
   }
 
   private static boolean hasPod(EtcdMember m) {

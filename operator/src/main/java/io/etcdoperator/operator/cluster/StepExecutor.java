@@ -98,6 +98,15 @@ public class StepExecutor {
         client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
         yield changed(cluster, s.reason(), "deleting member " + s.member() + " for scale-down; its finalizer removes it from etcd");
       }
+      case Step.ReplaceBrokenMember s -> {
+        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
+        String message = "member " + s.member() + (s.why().dataLost() ? " lost its data" : " crash-loops")
+            + " (" + s.why().restarts() + " restarts, last " + s.why().lastExit() + "); deleting it: its finalizer "
+            + "removes the old member id from etcd and a new member joins as a learner with a fresh directory";
+        events.warning(cluster, s.reason(), message);
+        LOG.atWarn().addKeyValue("member", s.member()).addKeyValue("reason", s.reason().reason()).log(message);
+        yield Outcome.of(s.reason(), message, SOON);
+      }
       case Step.RemoveStuckLearner s -> {
         client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
         String message = "learner " + s.member() + " did not come up within 10 minutes; deleting it (its finalizer "

@@ -105,8 +105,23 @@ public final class ClusterPlanner {
     return observed.targetReached(desired) ? Defragmentation.next(observed, membership).orElse(resized) : resized;
   }
 
-  /** A memory member whose Pod is gone lost its data; it must never start again under its old identity. */
+  /**
+   * A member that lost its data (a memory member whose Pod is gone, a member whose etcd panicked on a raft log it
+   * no longer has) must never start again under its old identity; a crash-looping one is replaced too. Quorum-gated.
+   */
   private Optional<Step> removeLost(ObservedCluster observed, Membership membership) {
+    Optional<ObservedMember> broken = observed.running().stream()
+        .filter(m -> m.broken().isPresent() && !m.podLost())
+        .filter(m -> etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
+        .min(java.util.Comparator.comparing((ObservedMember m) -> !m.broken().get().dataLost())
+            .thenComparing(ObservedMember::name));
+    if (broken.isPresent()) {
+      if (!quorumSurvivesRemoval(broken.get(), observed, membership)) {
+        return Optional.of(new Wait(Reason.QUORUM_AT_RISK, "broken member " + broken.get().name()
+            + " cannot be removed without losing quorum", LONG));
+      }
+      return Optional.of(new Step.ReplaceBrokenMember(broken.get().name(), broken.get().broken().get()));
+    }
     Optional<ObservedMember> lost = observed.running().stream().filter(ObservedMember::podLost)
         .sorted(java.util.Comparator.comparing(ObservedMember::name)).findFirst();
     if (lost.isEmpty()) {

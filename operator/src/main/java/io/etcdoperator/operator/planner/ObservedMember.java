@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param endpoint etcd's Maintenance Status of its client URL, when it answered this pass
  * @param specVersion the etcd version its EtcdMember asks for
  * @param volumeBehind its data PVC requests less than the latched storage.size
+ * @param broken its etcd container lost its data or crash-loops (from the Pod's last termination)
  */
 public record ObservedMember(
     String name,
@@ -39,7 +40,19 @@ public record ObservedMember(
     Optional<RestartReason> outdated,
     Optional<EndpointStatus> endpoint,
     String specVersion,
-    boolean volumeBehind) {
+    boolean volumeBehind,
+    Optional<Broken> broken) {
+
+  /** A broken etcd container: it lost its data (raft log gone), or it crash-loops; what its last run said. */
+  public record Broken(boolean dataLost, int restarts, String lastExit) {}
+
+  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
+      boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
+      boolean controlled, boolean memory, boolean podLost, Optional<RestartReason> outdated,
+      Optional<EndpointStatus> endpoint, String specVersion, boolean volumeBehind) {
+    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
+        memory, podLost, outdated, endpoint, specVersion, volumeBehind, Optional.empty());
+  }
 
   /** A PVC member on the latched target, with nothing observed from etcd. */
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant, boolean deleting,

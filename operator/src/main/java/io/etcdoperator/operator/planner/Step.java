@@ -127,6 +127,16 @@ public sealed interface Step {
     }
   }
 
+  /**
+   * Delete a member whose data is lost or whose etcd crash-loops (its finalizer runs MemberRemove of the old id; the
+   * volume goes with it); scale-up joins a new member as a learner with a fresh directory.
+   */
+  record ReplaceBrokenMember(String member, ObservedMember.Broken why) implements Step {
+    public Reason reason() {
+      return why.dataLost() ? Reason.DATA_LOST : Reason.MEMBER_CRASH_LOOPING;
+    }
+  }
+
   /** MoveLeader from the leader to an up-to-date voter, so the leader is never restarted or removed while leading. */
   record MoveLeader(String leader, String transferee, MemberId transfereeId) implements Step {
     public Reason reason() {

@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.etcdoperator.operator.planner.ObservedMember;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,6 +94,7 @@ public final class MemberPods {
             .withImage(image)
             .withCommand("/usr/local/bin/etcd")
             .withArgs(EtcdCommandLine.args(member, existingCluster))
+            .withTerminationMessagePolicy("FallbackToLogsOnError") // the log's tail says why etcd exited
             .withPorts(port("client", Names.CLIENT_PORT), port("peer", Names.PEER_PORT),
                 port("metrics", Names.METRICS_PORT))
             .withResources(resources(spec.getResources()))
@@ -152,6 +154,51 @@ public final class MemberPods {
   public static boolean failed(Pod pod) {
     return pod != null && pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
         && "Failed".equals(pod.getStatus().getPhase());
+  }
+
+  /**
+   * Why the etcd container of this Pod is broken for good, if it is: etcd panicked on a raft log it no longer has
+   * (its data directory was lost: it must never run again under its old identity), or it crash-loops
+   * ({@link #CRASH_LOOP_RESTARTS} restarts and waiting in CrashLoopBackOff). From the last termination's log tail.
+   */
+  public static Optional<ObservedMember.Broken> broken(Pod pod) {
+    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
+        || pod.getStatus().getContainerStatuses() == null) {
+      return Optional.empty();
+    }
+    return pod.getStatus().getContainerStatuses().stream().filter(c -> CONTAINER.equals(c.getName())).findFirst()
+        .flatMap(MemberPods::broken);
+  }
+
+  static final int CRASH_LOOP_RESTARTS = 5;
+  private static final String RAFT_LOG_LOST = "truncated, or lost";
+
+  private static Optional<ObservedMember.Broken> broken(io.fabric8.kubernetes.api.model.ContainerStatus c) {
+    var terminated = c.getLastState() == null ? null : c.getLastState().getTerminated();
+    if (terminated == null) {
+      return Optional.empty();
+    }
+    String message = terminated.getMessage() == null ? "" : terminated.getMessage();
+    int restarts = c.getRestartCount() == null ? 0 : c.getRestartCount();
+    String lastExit = "exit code " + terminated.getExitCode() + (terminated.getReason() == null ? ""
+        : " (" + terminated.getReason() + ")") + lastLine(message);
+    if (message.contains(RAFT_LOG_LOST)) {
+      return Optional.of(new ObservedMember.Broken(true, restarts, lastExit));
+    }
+    boolean looping = c.getState() != null && c.getState().getWaiting() != null
+        && "CrashLoopBackOff".equals(c.getState().getWaiting().getReason());
+    return looping && restarts >= CRASH_LOOP_RESTARTS ? Optional.of(new ObservedMember.Broken(false, restarts, lastExit))
+        : Optional.empty();
+  }
+
+  /** The line that names the cause: etcd's raft panic if present, else the last non-blank line, shortened. */
+  private static String lastLine(String message) {
+    List<String> lines = message.lines().filter(l -> !l.isBlank()).toList();
+    String line = lines.stream().filter(l -> l.contains(RAFT_LOG_LOST)).findFirst()
+        .orElse(lines.isEmpty() ? "" : lines.getLast()).strip();
+    int cut = line.indexOf("tocommit(");
+    line = cut > 0 ? line.substring(cut) : line;
+    return line.isEmpty() ? "" : ": " + (line.length() > 200 ? line.substring(0, 200) + "..." : line);
   }
 
   /** The kubelet's Ready condition, and not terminating. */

@@ -36,6 +36,7 @@ final class Observations {
   private final Map<String, long[]> db = new HashMap<>();
   private Maintenance maintenance = Maintenance.NONE;
   private Instant observedAt = Instant.EPOCH;
+  private final Map<String, ObservedMember.Broken> broken = new HashMap<>();
 
   static Observations cluster() {
     return new Observations();
@@ -159,6 +160,12 @@ final class Observations {
     return this;
   }
 
+  /** This member's etcd container lost its data (raft panic) or crash-loops. */
+  Observations broken(String name, boolean dataLost) {
+    broken.put(name, new ObservedMember.Broken(dataLost, dataLost ? 1 : 5, "exit code 2"));
+    return this;
+  }
+
   /** When the observation was taken; members are created at EPOCH + 0, 1, 2, ... seconds. */
   Observations at(Instant when) {
     observedAt = when;
@@ -191,7 +198,8 @@ final class Observations {
     }
     return new ObservedMember(m.name(), m.created(), m.seed(), m.pending(), m.dormant(), m.deleting(), m.ready(),
         m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory, lost.contains(m.name()),
-        Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion, small.contains(m.name()));
+        Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion, small.contains(m.name()),
+        Optional.ofNullable(broken.get(m.name())));
   }
 
   private void add(String name, boolean seed, boolean pending, boolean dormant, boolean deleting, boolean ready,

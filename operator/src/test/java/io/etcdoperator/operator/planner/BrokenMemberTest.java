@@ -1,0 +1,42 @@
+package io.etcdoperator.operator.planner;
+
+import static io.etcdoperator.operator.planner.Observations.cluster;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
+import org.junit.jupiter.api.Test;
+
+/** A member that lost its data or crash-loops is replaced, never restarted under its old id, and only with quorum. */
+class BrokenMemberTest {
+
+  private final ClusterPlanner planner = new ClusterPlanner();
+
+  @Test
+  void aMemberThatLostItsDataIsReplaced() {
+    Observations o = cluster().voter("a").voter("b").unreadyVoter("c").broken("c", true);
+    Step step = planner.next(o.build(), 3);
+    assertThat(step).isInstanceOf(Step.ReplaceBrokenMember.class);
+    assertThat(step.reason()).isEqualTo(Reason.DATA_LOST);
+    assertThat(((Step.ReplaceBrokenMember) step).member()).isEqualTo("c");
+  }
+
+  @Test
+  void lostDataGoesBeforeACrashLoopAndBeforeARoll() {
+    Observations o = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").voter("d").voter("e")
+        .broken("b", false).broken("c", true).outdated("a", RestartReason.VERSION_CHANGED);
+    assertThat(((Step.ReplaceBrokenMember) planner.next(o.build(), 5)).member()).isEqualTo("c");
+  }
+
+  @Test
+  void aCrashLoopingMemberIsReplacedToo() {
+    Observations o = cluster().voter("a").voter("b").unreadyVoter("c").broken("c", false);
+    assertThat(planner.next(o.build(), 3).reason()).isEqualTo(Reason.MEMBER_CRASH_LOOPING);
+  }
+
+  @Test
+  void neverWhenTheRemovalWouldCostTheQuorum() {
+    Observations o = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").broken("c", true);
+    assertThat(planner.next(o.build(), 3).reason()).isEqualTo(Reason.QUORUM_AT_RISK);
+  }
+}

@@ -1,0 +1,47 @@
+package io.etcdoperator.operator.resources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import org.junit.jupiter.api.Test;
+
+/** What the etcd container's last termination says: lost data (raft panic), a crash loop, or nothing. */
+class MemberPodsBrokenTest {
+
+  private static final String RAFT_PANIC = """
+      {"level":"info","msg":"became follower at term 3"}
+      {"level":"panic","msg":"tocommit(9) is out of range [lastIndex(0)]. Was the raft log corrupted, truncated, or lost?"}
+      panic: tocommit(9) is out of range [lastIndex(0)]. Was the raft log corrupted, truncated, or lost?
+      goroutine 1 [running]:
+      """;
+
+  @Test
+  void aRaftPanicOnAMissingLogIsLostDataAfterOneExit() {
+    var broken = MemberPods.broken(pod(1, RAFT_PANIC, "Error")).orElseThrow();
+    assertThat(broken.dataLost()).isTrue();
+    assertThat(broken.lastExit()).startsWith("exit code 2").contains("tocommit(9) is out of range");
+  }
+
+  @Test
+  void fiveRestartsInCrashLoopBackOffAreACrashLoop() {
+    var broken = MemberPods.broken(pod(5, "error: bad flag", "CrashLoopBackOff")).orElseThrow();
+    assertThat(broken.dataLost()).isFalse();
+    assertThat(broken.lastExit()).endsWith("error: bad flag");
+    assertThat(MemberPods.broken(pod(4, "error: bad flag", "CrashLoopBackOff"))).isEmpty();
+    assertThat(MemberPods.broken(pod(7, "error: bad flag", null))).as("running again").isEmpty();
+  }
+
+  private static Pod pod(int restarts, String message, String waiting) {
+    var status = new ContainerStatusBuilder().withName("etcd").withRestartCount(restarts)
+        .withNewLastState().withNewTerminated().withExitCode(2).withMessage(message).endTerminated().endLastState();
+    if (waiting != null) {
+      status.withNewState().withNewWaiting().withReason(waiting).endWaiting().endState();
+    } else {
+      status.withNewState().withNewRunning().endRunning().endState();
+    }
+    return new PodBuilder().withNewMetadata().withName("m").endMetadata().withNewStatus()
+        .withContainerStatuses(status.build()).endStatus().build();
+  }
+}
