@@ -1,0 +1,73 @@
+package io.etcdoperator.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A PVC member whose data directory is emptied (process frozen, volume wiped, process killed) restarts on the empty
+ * directory, and etcd panics on the raft log it no longer has. The operator replaces it (DataLost): MemberRemove of
+ * the old id, a new learner with a fresh volume, promotion. First a non-seed member, then the seed. A client writes
+ * acknowledged keys the whole time; every one is read back, and the cluster id never changes.
+ */
+@ExtendWith(LocalKubernetesExtension.class)
+class DataLossE2EIT {
+
+  @Test
+  void aMemberThatLostItsDataIsReplacedNeverRestartedUnderItsOldId(E2eEnvironment env) throws Exception {
+    String ns = env.namespace("data-loss");
+    env.createCluster(ns, "dl", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
+    env.awaitReady(ns, "dl", 3, Duration.ofMinutes(5));
+    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "dl")).get("clusterID");
+    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "data-loss-");
+    try (WritingClient writer = WritingClient.plaintext(env, ns, "dl").start()) {
+      for (boolean seed : List.of(false, true)) {
+        String victim = member(env, ns, seed);
+        Instant t0 = Instant.now();
+        env.kube().faults().freeze(ns, victim);
+        env.kube().faults().wipeVolume(ns, victim, "data");
+        env.kube().faults().killContainers(ns, victim);
+        Await.until(victim + " replaced by a new member, READY=3", Duration.ofMinutes(4), () -> {
+          Set<String> names = env.members(ns, "dl").stream().map(m -> m.getMetadata().getName())
+              .collect(Collectors.toSet());
+          return !names.contains(victim) && names.size() == 3 && WritingClient.ready(env, ns, "dl") == 3;
+        });
+        System.out.printf("data loss of the %s member %s: back to READY=3 with a new member after %d s; %s%n",
+            seed ? "seed" : "non-seed", victim, Duration.between(t0, Instant.now()).toSeconds(), writer.summary());
+      }
+      writer.stop();
+      assertThat(writer.unreadAcknowledged(dir)).as("acknowledged keys missing after the repairs").isEmpty();
+      assertThat(writer.failed()).as("writes not acknowledged within 30 s").isZero();
+    }
+    assertThat(E2eEnvironment.status(env.cluster(ns, "dl")).get("clusterID")).isEqualTo(clusterId);
+    List<String> reasons = env.client().v1().events().inNamespace(ns).list().getItems().stream()
+        .map(e -> e.getReason()).filter(Objects::nonNull).toList();
+    assertThat(reasons.stream().filter("DataLost"::equals).count()).isEqualTo(2);
+  }
+
+  /** The seed (spec.bootstrap) or another member, by its Pod. */
+  private static String member(E2eEnvironment env, String ns, boolean seed) {
+    return env.members(ns, "dl").stream()
+        .filter(m -> seed == Boolean.TRUE.equals(spec(m).get("bootstrap")))
+        .map(m -> m.getMetadata().getName())
+        .filter(name -> env.memberPods(ns, "dl").stream().map(Pod::getMetadata).anyMatch(p -> p.getName().equals(name)))
+        .sorted().findFirst().orElseThrow(() -> new AssertionError("no " + (seed ? "seed" : "non-seed") + " member"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> spec(GenericKubernetesResource r) {
+    return (Map<String, Object>) r.getAdditionalProperties().getOrDefault("spec", Map.of());
+  }
+}
