@@ -102,7 +102,7 @@ class RbacE2EIT {
         new Call("update", ETCD, "etcdclusters", "", WORK_NS),
         new Call("patch", ETCD, "etcdclusters", "", WORK_NS),
         new Call("delete", ETCD, "etcdclusters", "", WORK_NS),
-        new Call("get", ETCD, "etcddefrags", "", WORK_NS),
+        new Call("update", ETCD, "etcddefragschedules", "", WORK_NS),
         new Call("update", "cert-manager.io", "certificates", "", WORK_NS),
         new Call("get", "coordination.k8s.io", "leases", "", WORK_NS),
         new Call("create", "", "serviceaccounts", "token", WORK_NS),
