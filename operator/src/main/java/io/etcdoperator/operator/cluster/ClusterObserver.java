@@ -137,7 +137,9 @@ public class ClusterObserver {
       Pod pod = pods.get(m.getMetadata().getName());
       Optional<EndpointStatus> endpoint = etcd == null ? Optional.empty() : endpointStatus(m, pod, etcd, membership);
       PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
-      out.add(toObserved(m, uid, pod, outdated(m, pod, target, restartAt, now), endpoint,
+      Optional<RestartReason> why = outdated(m, pod, target, restartAt, now)
+          .or(() -> seedStartsNew(m, pod, cluster.getStatus().getClusterID() != null));
+      out.add(toObserved(m, uid, pod, why, endpoint,
           volumeBehind(pvc, target)));
     }
     return out;
@@ -239,6 +241,21 @@ public class ClusterObserver {
     boolean requested = live != null && restartAt.filter(at -> !at.isAfter(now))
         .map(at -> Instant.parse(live.getMetadata().getCreationTimestamp()).isBefore(at)).orElse(false);
     return requested ? Optional.of(RestartReason.RESTART_REQUESTED) : Optional.empty();
+  }
+
+  /**
+   * A PVC seed whose running Pod still says --initial-cluster-state=new (its first start) would form a second cluster
+   * if its volume came back empty; restarted once with existing, such a start fails instead and is seen as DataLost.
+   * Memory seeds keep their tmpfs across container restarts and lose it only with the Pod, which replaces them.
+   */
+  static Optional<RestartReason> seedStartsNew(EtcdMember m, Pod pod, boolean formed) {
+    if (!formed || pod == null || pod.getMetadata().getDeletionTimestamp() != null
+        || !Boolean.TRUE.equals(m.getSpec().getBootstrap()) || MemberPods.memoryBacked(m.getSpec())) {
+      return Optional.empty();
+    }
+    boolean startsNew = pod.getSpec().getContainers().stream().filter(c -> MemberPods.CONTAINER.equals(c.getName()))
+        .anyMatch(c -> c.getArgs() != null && c.getArgs().contains("--initial-cluster-state=new"));
+    return startsNew ? Optional.of(RestartReason.CLUSTER_FORMED) : Optional.empty();
   }
 
   /** The user's "restart now" (see InstantAnnotation). */

@@ -5,7 +5,9 @@ public enum RestartReason {
   VERSION_CHANGED("VersionChanged", "etcd version changed"),
   SPEC_CHANGED("SpecChanged", "Pod template changed (resources, options, scheduling, pull secrets or metadata)"),
   CERTIFICATE_RENEWED("CertificateRenewed", "TLS material changed"),
-  RESTART_REQUESTED("RestartRequested", "a rolling restart was requested with the restart-at annotation");
+  RESTART_REQUESTED("RestartRequested", "a rolling restart was requested with the restart-at annotation"),
+  CLUSTER_FORMED("ClusterFormed", "the seed still starts with --initial-cluster-state=new: an empty volume would form a "
+      + "second cluster, so it restarts once with existing");
 
   private final String reason;
   private final String description;

@@ -192,7 +192,7 @@ class ClusterReconcileMockTest {
   @Test
   void aVersionChangeRestartsOneMemberPerPassTheLeaderLastAfterMoveLeaderKeepingMemberIds() {
     create("up", 3, "");
-    converge("up", 15);
+    converge("up", 25);
     assertThat(ready("up")).isEqualTo(3);
     Map<String, String> ids = memberIds("up");
     String leader = etcd.leaderName().orElseThrow();
@@ -254,7 +254,7 @@ class ClusterReconcileMockTest {
   @Test
   void learnersArePromotedThroughTheLeadersEndpoint() {
     create("promo", 3, "");
-    converge("promo", 15);
+    converge("promo", 25);
     assertThat(ready("promo")).isEqualTo(3);
     assertThat(etcd.promotedViaLeader).as("promotions sent straight to the leader").isEqualTo(2);
   }
@@ -285,12 +285,16 @@ class ClusterReconcileMockTest {
     assertThat(ready("demo")).isEqualTo(3);
     assertThat(etcd.members).hasSize(3).noneMatch(m -> m.learner());
     assertThat(members("demo")).filteredOn(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap())).hasSize(1);
-    // every member joined as a learner and was promoted, one at a time
-    assertThat(etcd.changes).hasSize(4);
+    // every member joined as a learner and was promoted, one at a time; then the seed, which led, handed over
+    // leadership and restarted once with --initial-cluster-state=existing (ClusterFormed)
+    assertThat(etcd.changes).hasSize(5);
     assertThat(etcd.changes.get(0)).startsWith("add ");
     assertThat(etcd.changes.get(1)).startsWith("promote ");
     assertThat(etcd.changes.get(2)).startsWith("add ");
     assertThat(etcd.changes.get(3)).startsWith("promote ");
+    assertThat(etcd.changes.get(4)).startsWith("move-leader ");
+    assertThat(client.v1().events().inNamespace(NS).list().getItems()).extracting(e -> e.getMessage())
+        .anyMatch(msg -> msg.contains("ClusterFormed"));
     assertThat(Conditions.isTrue(c.getStatus().getConditions(), Conditions.AVAILABLE)).isTrue();
     assertThat(Conditions.find(c.getStatus().getConditions(), Conditions.PROGRESSING).orElseThrow().getReason())
         .isEqualTo("Reconciled");

@@ -81,4 +81,14 @@ class OutdatedTest {
     c.getMetadata().setAnnotations(Map.of("etcd-operator.cozystack.io/restart-at", "2026-11-24T11:30:00Z"));
     assertThat(ClusterObserver.restartAt(c)).contains(Instant.parse("2026-11-24T11:30:00Z"));
   }
+
+  @Test
+  void aFormedPvcSeedStillStartingNewRestartsOnceWithExisting() {
+    EtcdMember seed = Fixtures.member("member-seed-plain");
+    Pod firstStart = MemberPods.build(seed, "quay.io/coreos/etcd:v" + seed.getSpec().getVersion(), false);
+    Pod rebuilt = MemberPods.build(seed, "quay.io/coreos/etcd:v" + seed.getSpec().getVersion(), true);
+    assertThat(ClusterObserver.seedStartsNew(seed, firstStart, true)).contains(RestartReason.CLUSTER_FORMED);
+    assertThat(ClusterObserver.seedStartsNew(seed, firstStart, false)).as("not formed yet").isEmpty();
+    assertThat(ClusterObserver.seedStartsNew(seed, rebuilt, true)).isEmpty();
+  }
 }

@@ -25,6 +25,15 @@ class MemberPodsBrokenTest {
   }
 
   @Test
+  void aStartWithoutAWalThatAsksItsPeersForTheClusterIsLostData() {
+    String log = "{\"level\":\"fatal\",\"msg\":\"discovery failed\",\"error\":\"cannot fetch cluster info from peer "
+        + "urls: could not retrieve cluster information from the given URLs\"}";
+    var broken = MemberPods.broken(pod(1, log, "Error")).orElseThrow();
+    assertThat(broken.dataLost()).isTrue();
+    assertThat(broken.lastExit()).contains("cannot fetch cluster info");
+  }
+
+  @Test
   void fiveRestartsInCrashLoopBackOffAreACrashLoop() {
     var broken = MemberPods.broken(pod(5, "error: bad flag", "CrashLoopBackOff")).orElseThrow();
     assertThat(broken.dataLost()).isFalse();
