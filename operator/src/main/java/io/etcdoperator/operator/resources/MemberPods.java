@@ -171,9 +171,12 @@ public final class MemberPods {
   }
 
   static final int CRASH_LOOP_RESTARTS = 5;
-  private static final String RAFT_LOG_LOST = "truncated, or lost";
-  /** Only a member without a WAL asks its peers for the cluster; a voter that does has lost its data directory. */
-  private static final String NO_WAL_NO_PEERS = "cannot fetch cluster info from peer urls";
+  /**
+   * What etcd says when a member that has joined starts without its WAL: a raft panic on entries it no longer has,
+   * or, since only a WAL-less start asks its peers for the cluster, failing to fetch or to validate that answer.
+   */
+  private static final List<String> NO_WAL = List.of("truncated, or lost", "cannot fetch cluster info from peer urls",
+      "error validating peerURLs");
 
   private static Optional<ObservedMember.Broken> broken(io.fabric8.kubernetes.api.model.ContainerStatus c) {
     var terminated = c.getLastState() == null ? null : c.getLastState().getTerminated();
@@ -184,7 +187,7 @@ public final class MemberPods {
     int restarts = c.getRestartCount() == null ? 0 : c.getRestartCount();
     String lastExit = "exit code " + terminated.getExitCode() + (terminated.getReason() == null ? ""
         : " (" + terminated.getReason() + ")") + lastLine(message);
-    if (message.contains(RAFT_LOG_LOST) || message.contains(NO_WAL_NO_PEERS)) {
+    if (NO_WAL.stream().anyMatch(message::contains)) {
       return Optional.of(new ObservedMember.Broken(true, restarts, lastExit));
     }
     boolean looping = c.getState() != null && c.getState().getWaiting() != null
@@ -196,7 +199,7 @@ public final class MemberPods {
   /** The line that names the cause: etcd's raft panic if present, else the last non-blank line, shortened. */
   private static String lastLine(String message) {
     List<String> lines = message.lines().filter(l -> !l.isBlank()).toList();
-    String line = lines.stream().filter(l -> l.contains(RAFT_LOG_LOST) || l.contains(NO_WAL_NO_PEERS)).findFirst()
+    String line = lines.stream().filter(l -> NO_WAL.stream().anyMatch(l::contains)).findFirst()
         .orElse(lines.isEmpty() ? "" : lines.getLast()).strip();
     int cut = line.indexOf("tocommit(");
     line = cut > 0 ? line.substring(cut) : line;

@@ -31,6 +31,9 @@ class MemberPodsBrokenTest {
     var broken = MemberPods.broken(pod(1, log, "Error")).orElseThrow();
     assertThat(broken.dataLost()).isTrue();
     assertThat(broken.lastExit()).contains("cannot fetch cluster info");
+    String validation = "{\"msg\":\"discovery failed\",\"error\":\"error validating peerURLs {ClusterID:4bbf65d5218598e0}:"
+        + " member count is unequal\"}";
+    assertThat(MemberPods.broken(pod(1, validation, "Error")).orElseThrow().dataLost()).isTrue();
   }
 
   @Test
