@@ -152,6 +152,19 @@ class DefragE2EIT {
     String header = env.etcdctl(endpoints, "get", "/kept", "-w", "json");
     long revision = Long.parseLong(header.replaceAll("(?s).*\"revision\":(\\d+).*", "$1"));
     env.etcdctl(endpoints, "compact", Long.toString(revision), "--physical");
+    // --physical waits for the answering member only: each member applies the compaction on its own
+    Await.until("every member has more than 2 MiB to reclaim after the compaction", Duration.ofMinutes(1), () -> {
+      String status = env.etcdctl(endpoints, "endpoint", "status", "-w", "json");
+      java.util.regex.Matcher m = java.util.regex.Pattern
+          .compile("\"dbSize\":(\\d+).*?\"dbSizeInUse\":(\\d+)").matcher(status);
+      int members = 0;
+      boolean all = true;
+      while (m.find()) {
+        members++;
+        all &= Long.parseLong(m.group(1)) - Long.parseLong(m.group(2)) > 2L * 1024 * 1024;
+      }
+      return members == 3 && all;
+    });
   }
 
   private static String create(E2eEnvironment env, String ns, String name, Map<String, Object> rule, Integer ttl) {

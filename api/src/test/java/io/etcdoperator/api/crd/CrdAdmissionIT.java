@@ -40,7 +40,7 @@ class CrdAdmissionIT {
   @Test
   void everyCrdOfConfigCrdBasesIsAdmittedAndEstablishedWithItsRules() throws IOException {
     List<Path> files = crdFiles();
-    assertThat(files).hasSize(5);
+    assertThat(files).hasSize(6);
     for (Path file : files) {
       Map<String, Object> crd = read(file);
       admit(crd);
