@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The no-cluster quick start: a local Kubernetes (real kube-apiserver + kube-controller-manager 1.20.2, simulated
 # nodes that run Pods as local processes), the operator, and a 3-member EtcdCluster from config/samples.
+# Our API group is served by a Kubernetes 1.36 apiextensions-apiserver behind 1.20's aggregator, so the CRDs' CEL
+# rules are enforced; SANDBOX_CEL=false keeps the CRDs in kube-apiserver 1.20 (no CEL, as on clusters before 1.25).
 #
 # Usage: hack/sandbox.sh up       start everything, wait for READY=3, print how to use it (keeps running)
 #        hack/sandbox.sh status   what runs, and the clusters
@@ -15,6 +17,7 @@ OPERATOR_IMAGE=ghcr.io/etcd-operator-java/etcd-operator:dev
 LOCALKUBE_MAIN=io.etcdoperator.localkube.Main
 SAMPLE=config/samples/etcdcluster.yaml
 READY_TIMEOUT=${SANDBOX_READY_TIMEOUT:-300}
+CEL=${SANDBOX_CEL:-true}
 
 say() { printf '[sandbox] %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -30,6 +33,11 @@ provision() {
   say "kube-apiserver and kube-controller-manager 1.20.2 (the first run builds them: about 15 minutes)"
   eval "$(hack/kube-binaries.sh --env)"
   export KUBE_BIN
+  if [ "$CEL" = true ]; then
+    say "apiextensions-apiserver and kubectl 1.36.4 (the first run builds them: about 4 minutes)"
+    eval "$(hack/apiext-binaries.sh --env)"
+    export APIEXT_BIN
+  fi
   KUBECTL=$(hack/kubectl.sh --path)
   OPERATOR_JAR=$(ls operator/target/etcd-operator-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n1 || true)
   LOCALKUBE_JAR=$(ls local-kube/target/etcd-operator-local-kube-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n1 || true)
@@ -55,10 +63,17 @@ kube() { "$KUBECTL" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
 
 start_kube() {
   mkdir -p "$SANDBOX/logs"
-  say "starting local Kubernetes: control plane + 3 nodes (log: .sandbox/logs/local-kube.log)"
+  local cel_flags=()
+  if [ "$CEL" = true ]; then
+    # created on the 1.36 server itself: through kube-apiserver they would land in 1.20's own CRD store
+    cel_flags=(--crds-on-1.36 "$ROOT/config/crd/bases")
+    say "starting local Kubernetes: control plane + 3 nodes + apiextensions-apiserver 1.36 serving config/crd/bases"
+  else
+    say "starting local Kubernetes: control plane + 3 nodes (log: .sandbox/logs/local-kube.log)"
+  fi
   nohup "$JAVA_HOME/bin/java" -cp "$LOCALKUBE_JAR:$(dirname "$LOCALKUBE_JAR")/lib/*" "$LOCALKUBE_MAIN" \
     --work-dir "$SANDBOX/kube" --nodes 3 --kubeconfig "$KUBECONFIG_FILE" \
-    --operator-jar "$ROOT/$OPERATOR_JAR" --operator-image "$OPERATOR_IMAGE" \
+    --operator-jar "$ROOT/$OPERATOR_JAR" --operator-image "$OPERATOR_IMAGE" "${cel_flags[@]}" \
     >"$SANDBOX/logs/local-kube.log" 2>&1 &
   echo $! >"$SANDBOX/local-kube.pid"
   local started=$SECONDS
@@ -74,10 +89,18 @@ hosts_file() {
   sed -n 's/^ready.*hosts=\([^ ]*\).*/\1/p' "$SANDBOX/logs/local-kube.log" | head -n1
 }
 
-start_operator() {
-  say "installing the CRDs from config/crd/bases"
+install_crds() {
+  if [ "$CEL" = true ]; then
+    say "CRDs served by the 1.36 server: $(sed -n 's/^local-kube: serving \(.*\) from it.*/\1/p' "$SANDBOX/logs/local-kube.log")"
+    return
+  fi
+  say "installing the CRDs from config/crd/bases into kube-apiserver 1.20 (which drops their CEL rules)"
   kube create -f config/crd/bases/ --validate=false >/dev/null 2>&1 || kube replace -f config/crd/bases/ --validate=false >/dev/null
   await 60 "CRDs established" kube wait --for condition=established --timeout=5s crd --all
+}
+
+start_operator() {
+  install_crds
   say "starting the operator (log: .sandbox/logs/operator.log)"
   # The operator dials members by their DNS names; on the host those resolve through the nodes' hosts file.
   KUBECONFIG=$KUBECONFIG_FILE nohup "$JAVA_HOME/bin/java" -Djdk.net.hosts.file="$(hosts_file)" \
@@ -106,7 +129,7 @@ up() {
   start_kube
   start_operator
   say "applying $SAMPLE (3 members on PVCs)"
-  kube apply -f "$SAMPLE" --validate=false >/dev/null
+  kube apply --server-side -f "$SAMPLE" $([ "$CEL" = true ] || echo --validate=false) >/dev/null
   await "$READY_TIMEOUT" "EtcdCluster my-etcd READY=3" ready_members
   say "sandbox up in $((SECONDS - started)) s"
   local pod ip etcdctl
@@ -123,8 +146,9 @@ The sandbox is running. Try:
   $KUBECTL logs $pod
   $etcdctl --endpoints=http://$ip:2379 member list -w table
   $etcdctl --endpoints=http://$ip:2379 put hello world
-  $KUBECTL apply -f config/samples/etcdcluster-memory.yaml --validate=false
+  $KUBECTL apply --server-side -f config/samples/etcdcluster-memory.yaml
   $KUBECTL patch etcdcluster my-etcd --type merge -p '{"spec":{"replicas":5}}'
+  $KUBECTL patch etcdcluster my-etcd --type merge -p '{"spec":{"storage":{"size":"1Mi"}}}'  # refused: CEL
 Logs: .sandbox/logs/. Stop everything with: hack/sandbox.sh down
 INFO
 }

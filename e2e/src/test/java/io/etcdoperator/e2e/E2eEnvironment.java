@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
  * One local Kubernetes (control plane + 3 simulated nodes) with the CRDs installed and the operator running as a
  * process, shared by every end-to-end test of a run. Each test works in its own namespace.
  *
- * <p>With {@code -De2e.cel=true} our API group is served by a Kubernetes 1.36 apiextensions-apiserver behind
- * kube-apiserver 1.20's aggregator, so the CRDs' CEL rules are enforced (see docs/local-kubernetes.md); by default
- * the CRDs live in kube-apiserver 1.20, which drops the rules.
+ * <p>Our API group is served by a Kubernetes 1.36 apiextensions-apiserver behind kube-apiserver 1.20's aggregator,
+ * so the CRDs' CEL rules are enforced (see docs/local-kubernetes.md). With {@code -De2e.cel=false} the CRDs live in
+ * kube-apiserver 1.20, which drops the rules, as on a cluster older than 1.25.
  */
 public final class E2eEnvironment implements AutoCloseable {
 
@@ -60,7 +60,7 @@ public final class E2eEnvironment implements AutoCloseable {
     LocalKubernetes kube = LocalKubernetes.start(WORK.resolve("kube"),
         LocalKubernetesOptions.defaults().withNodes(3).withImages(images));
     E2eEnvironment env = new E2eEnvironment(kube);
-    if (Boolean.getBoolean(CEL_PROPERTY)) {
+    if (celRequested()) {
       env.celServer = serveProjectApiFrom136(kube.controlPlane(), WORK.resolve("apiext"));
     } else {
       ProjectCrds.install(env.client);
@@ -80,6 +80,11 @@ public final class E2eEnvironment implements AutoCloseable {
     }
     server.serveThroughAggregator("etcd-operator.cozystack.io", "v1alpha2");
     return server;
+  }
+
+  /** On unless {@code -De2e.cel=false}. */
+  static boolean celRequested() {
+    return !"false".equalsIgnoreCase(System.getProperty(CEL_PROPERTY, "true").strip());
   }
 
   /** Whether the API server enforces the CRDs' CEL rules (the 1.36 server behind the aggregator). */

@@ -4,12 +4,14 @@ import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -22,6 +24,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -217,6 +220,43 @@ public final class ApiExtensionsServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + caFile, e);
         }
+    }
+
+    /**
+     * Creates (server-side apply) every CRD in the {@code *.yaml} files of {@code directory} on this server, waits
+     * until each is Established, and registers each served group version with the aggregator. Returns them.
+     */
+    public List<String> serveCustomResourceDefinitions(Path directory) throws InterruptedException {
+        List<CustomResourceDefinition> crds = new ArrayList<>();
+        try (KubernetesClient client = newClient(); Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                try (InputStream in = Files.newInputStream(file)) {
+                    CustomResourceDefinition crd = client.getKubernetesSerialization()
+                            .unmarshal(in, CustomResourceDefinition.class);
+                    crds.add(client.resource(crd).fieldManager("local-kube").forceConflicts().serverSideApply());
+                }
+            }
+            for (CustomResourceDefinition crd : crds) {
+                client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+                        .waitUntilCondition(ApiExtensionsServer::established, 1, TimeUnit.MINUTES);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read CRDs from " + directory, e);
+        }
+        List<String> groupVersions = crds.stream().flatMap(crd -> crd.getSpec().getVersions().stream()
+                .filter(v -> Boolean.TRUE.equals(v.getServed()))
+                .map(v -> crd.getSpec().getGroup() + "/" + v.getName())).distinct().toList();
+        for (String groupVersion : groupVersions) {
+            serveThroughAggregator(groupVersion.substring(0, groupVersion.indexOf('/')),
+                    groupVersion.substring(groupVersion.indexOf('/') + 1));
+        }
+        return groupVersions;
+    }
+
+    private static boolean established(CustomResourceDefinition crd) {
+        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+                && crd.getStatus().getConditions().stream()
+                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static boolean discovered(KubernetesClient client, String groupVersion) {

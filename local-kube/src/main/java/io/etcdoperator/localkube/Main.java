@@ -13,8 +13,10 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs a local cluster until SIGTERM (or Ctrl-C), for scripts:
  * {@code java -jar etcd-operator-local-kube.jar --work-dir .sandbox --nodes 3 [--zones a,b,c]
- * [--operator-jar X --operator-image Y] [--kubeconfig PATH] [--cluster-domain D]}. Prints progress lines and then
- * one line starting with {@code ready}; on SIGTERM it stops everything it started.
+ * [--operator-jar X --operator-image Y] [--kubeconfig PATH] [--cluster-domain D] [--crds-on-1.36 DIR]}. Prints
+ * progress lines and then one line starting with {@code ready}; on SIGTERM it stops everything it started. With
+ * {@code --crds-on-1.36} the CRDs of DIR are served by a 1.36 apiextensions-apiserver behind the aggregator (CEL
+ * enforced; see docs/local-kubernetes.md).
  */
 public final class Main {
 
@@ -25,6 +27,7 @@ public final class Main {
         Path workDir = Path.of(".local-kube");
         Path kubeconfigCopy = null;
         Path operatorJar = null;
+        Path celCrds = null;
         String operatorImage = "ghcr.io/etcd-operator/etcd-operator:dev";
         LocalKubernetesOptions options = LocalKubernetesOptions.defaults();
         List<String> rest = new ArrayList<>(Arrays.asList(args));
@@ -45,6 +48,7 @@ public final class Main {
                 case "--kubeconfig" -> kubeconfigCopy = Path.of(value);
                 case "--operator-jar" -> operatorJar = Path.of(value);
                 case "--operator-image" -> operatorImage = value;
+                case "--crds-on-1.36" -> celCrds = Path.of(value);
                 default -> usage(2);
             }
         }
@@ -57,21 +61,35 @@ public final class Main {
 
         CountDownLatch stop = new CountDownLatch(1);
         try (LocalKubernetes cluster = LocalKubernetes.start(workDir, options, Main::progress)) {
+            ApiExtensionsServer apiext = celCrds == null ? null : servedFrom136(cluster, workDir, celCrds);
             if (kubeconfigCopy != null) {
                 Files.createDirectories(kubeconfigCopy.toAbsolutePath().getParent());
                 Files.copy(cluster.kubeconfig(), kubeconfigCopy, StandardCopyOption.REPLACE_EXISTING);
             }
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 progress("stopping");
+                if (apiext != null) {
+                    apiext.close();
+                }
                 cluster.close();
                 stop.countDown();
             }, "local-kube-main-stop"));
             System.out.println("ready kubeconfig=" + (kubeconfigCopy != null ? kubeconfigCopy.toAbsolutePath()
                     : cluster.kubeconfig()) + " hosts=" + cluster.hostsFile() + " nodes=" + cluster.nodes().size()
-                    + " network=\"" + cluster.podNetwork() + "\"");
+                    + " network=\"" + cluster.podNetwork() + "\""
+                    + (apiext == null ? "" : " apiext-kubeconfig=" + apiext.kubeconfig()));
             System.out.flush();
             stop.await();
         }
+    }
+
+    private static ApiExtensionsServer servedFrom136(LocalKubernetes cluster, Path workDir, Path crds)
+            throws InterruptedException {
+        ApiExtensionsServer apiext = ApiExtensionsServer.startBehind(cluster.controlPlane(), workDir.resolve("apiext"));
+        progress("apiextensions-apiserver " + ApiExtensionsBinaries.VERSION + " ready after "
+                + apiext.timeToReady().toMillis() + " ms");
+        progress("serving " + apiext.serveCustomResourceDefinitions(crds) + " from it through the aggregator");
+        return apiext;
     }
 
     private static void progress(String line) {
@@ -81,7 +99,7 @@ public final class Main {
 
     private static void usage(int status) {
         System.err.println("usage: Main --work-dir DIR [--nodes N] [--zones a,b,c] [--cluster-domain D]"
-                + " [--kubeconfig PATH] [--operator-jar JAR --operator-image IMAGE]");
+                + " [--kubeconfig PATH] [--operator-jar JAR --operator-image IMAGE] [--crds-on-1.36 DIR]");
         System.exit(status);
     }
 }
