@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
  * progress lines and then one line starting with {@code ready}; on SIGTERM it stops everything it started. With
  * {@code --crds-on-1.36} the CRDs of DIR are served by a 1.36 apiextensions-apiserver behind the aggregator (CEL
  * enforced; see docs/local-kubernetes.md).
+ * With {@code --containers true --operator-layout OCI-DIR}, Pods run from images in runc containers.
  */
 public final class Main {
 
@@ -28,6 +29,8 @@ public final class Main {
         Path kubeconfigCopy = null;
         Path operatorJar = null;
         Path celCrds = null;
+        Path operatorLayout = null;
+        boolean containers = false;
         String operatorImage = "ghcr.io/etcd-operator/etcd-operator:dev";
         LocalKubernetesOptions options = LocalKubernetesOptions.defaults();
         List<String> rest = new ArrayList<>(Arrays.asList(args));
@@ -49,15 +52,24 @@ public final class Main {
                 case "--operator-jar" -> operatorJar = Path.of(value);
                 case "--operator-image" -> operatorImage = value;
                 case "--crds-on-1.36" -> celCrds = Path.of(value);
+                case "--operator-layout" -> operatorLayout = Path.of(value);
+                case "--containers" -> containers = Boolean.parseBoolean(value);
                 default -> usage(2);
             }
         }
-        ImageCatalogue.Builder images = ImageCatalogue.withEtcdImages().host("busybox");
-        if (operatorJar != null) {
+        LocalKubernetes.reuse(workDir);
+        // --containers true: etcd images and the operator's OCI layout run in runc containers, not as host processes
+        ImageCatalogue.Builder images = containers
+                ? ImageCatalogue.withContainerEtcdImages(workDir.toAbsolutePath().resolve("images"))
+                : ImageCatalogue.withEtcdImages();
+        images.host("busybox");
+        if (operatorLayout != null) {
+            images.oci(operatorImage, operatorLayout.toAbsolutePath(), operatorImage.substring(
+                    operatorImage.lastIndexOf(':') + 1), workDir.toAbsolutePath().resolve("images/operator"));
+        } else if (operatorJar != null) {
             images.operator(operatorImage, operatorJar);
         }
         options = options.withImages(images.build());
-        LocalKubernetes.reuse(workDir);
 
         CountDownLatch stop = new CountDownLatch(1);
         try (LocalKubernetes cluster = LocalKubernetes.start(workDir, options, Main::progress)) {
@@ -99,7 +111,8 @@ public final class Main {
 
     private static void usage(int status) {
         System.err.println("usage: Main --work-dir DIR [--nodes N] [--zones a,b,c] [--cluster-domain D]"
-                + " [--kubeconfig PATH] [--operator-jar JAR --operator-image IMAGE] [--crds-on-1.36 DIR]");
+                + " [--kubeconfig PATH] [--operator-jar JAR --operator-image IMAGE] [--crds-on-1.36 DIR]"
+                + " [--containers true] [--operator-layout OCI-DIR --operator-image IMAGE]");
         System.exit(status);
     }
 }

@@ -24,16 +24,25 @@ final class ContainerEnvironment {
     private final String podIp;
     private final String hostIp;
 
+    private final Map<String, String> serviceVariables;
+
     ContainerEnvironment(KubernetesClient client, Pod pod, String podIp, String hostIp) {
+        this(client, pod, podIp, hostIp, Map.of());
+    }
+
+    /** {@code serviceVariables} (KUBERNETES_SERVICE_HOST, ...) come first, as a kubelet's service variables do. */
+    ContainerEnvironment(KubernetesClient client, Pod pod, String podIp, String hostIp,
+            Map<String, String> serviceVariables) {
         this.client = client;
         this.pod = pod;
         this.podIp = podIp;
         this.hostIp = hostIp;
+        this.serviceVariables = Map.copyOf(serviceVariables);
     }
 
     /** Throws {@link VolumeNotReady} when a referenced Secret or ConfigMap key is missing and not optional. */
     Map<String, String> resolve(Container container) {
-        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>(new java.util.TreeMap<>(serviceVariables));
         if (container.getEnvFrom() != null) {
             container.getEnvFrom().forEach(source -> addAll(env, source));
         }

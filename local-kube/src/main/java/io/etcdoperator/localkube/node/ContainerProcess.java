@@ -45,6 +45,11 @@ final class ContainerProcess {
         }
     }
 
+    /** Runs {@code cleanup} once the process has exited, however it ended. */
+    void afterExit(Runnable cleanup) {
+        process.onExit().thenRun(cleanup);
+    }
+
     Instant startedAt() {
         return startedAt;
     }

@@ -24,6 +24,8 @@ final class ContainerSlot {
     boolean everRan;
     boolean done;
     volatile ContainerProcess process;
+    /** The runc run of the current process, for exec probes; null for a host-process container. */
+    volatile RuncContainer runc;
     Instant nextStart = Instant.EPOCH;
     String waitingReason = "ContainerCreating";
     String waitingMessage;

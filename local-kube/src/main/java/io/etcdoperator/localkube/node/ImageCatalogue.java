@@ -28,7 +28,40 @@ public final class ImageCatalogue {
      * What an image provides: binaries in {@code directory}, an entrypoint, and a default command ({@code cmd}) that
      * a container's args replace, as with container images.
      */
-    public record Image(Optional<Path> directory, List<String> entrypoint, List<String> cmd) {
+    public record Image(Optional<Path> directory, List<String> entrypoint, List<String> cmd,
+            Optional<ContainerRootfs> rootfs) {
+
+        Image(Optional<Path> directory, List<String> entrypoint, List<String> cmd) {
+            this(directory, entrypoint, cmd, Optional.empty());
+        }
+    }
+
+    /**
+     * The etcd images (as {@link #withEtcdImages()}) as real images that runc runs: root filesystems assembled under
+     * {@code dir} from the same binaries (etcd, etcdctl, and etcdutl where the version has it, in /usr/local/bin).
+     */
+    public static Builder withContainerEtcdImages(Path dir) {
+        Builder builder = new Builder();
+        Map<String, Path> versions = new LinkedHashMap<>();
+        versions.put("v3.4.23", binaryDir("etcd34.bin", "ETCD34_BIN", Path.of("/usr/bin")));
+        versions.put("v3.5.16", binaryDir("etcd35.bin", "ETCD35_BIN",
+                Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.16")));
+        versions.put("v3.5.30", binaryDir("etcd3530.bin", "ETCD3530_BIN",
+                Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.30")));
+        versions.forEach((tag, binaries) -> {
+            Map<String, Path> files = new LinkedHashMap<>();
+            for (String tool : List.of("etcd", "etcdctl", "etcdutl")) {
+                if (Files.isExecutable(binaries.resolve(tool))) {
+                    files.put("/usr/local/bin/" + tool, binaries.resolve(tool));
+                }
+            }
+            ContainerRootfs rootfs = ContainerRootfs.assemble(dir.resolve("etcd-" + tag), files,
+                    List.of("/usr/local/bin/etcd"));
+            for (String registry : List.of("quay.io/coreos/etcd", "gcr.io/etcd-development/etcd")) {
+                builder.rootfs(registry + ":" + tag, rootfs);
+            }
+        });
+        return builder;
     }
 
     /**
@@ -92,6 +125,9 @@ public final class ImageCatalogue {
      * host path, then its args. Empty when the program cannot be found.
      */
     public Optional<List<String>> commandLine(Image image, List<String> command, List<String> args) {
+        if (image.rootfs().isPresent()) {
+            return containerCommandLine(image.rootfs().get(), command, args);
+        }
         List<String> line = new ArrayList<>(command.isEmpty() ? image.entrypoint() : command);
         line.addAll(!args.isEmpty() || !command.isEmpty() ? args : image.cmd());
         if (line.isEmpty()) {
@@ -103,6 +139,29 @@ public final class ImageCatalogue {
         Optional<Path> program = resolve(image, line.getFirst());
         program.ifPresent(path -> line.set(0, path.toString()));
         return program.map(path -> line);
+    }
+
+    /** As a container runtime: entrypoint/cmd from the image unless the container sets them; the program must exist. */
+    private static Optional<List<String>> containerCommandLine(ContainerRootfs rootfs, List<String> command,
+            List<String> args) {
+        List<String> line = new ArrayList<>(command.isEmpty() ? rootfs.entrypoint() : command);
+        line.addAll(!args.isEmpty() || !command.isEmpty() ? args : rootfs.cmd());
+        if (line.isEmpty()) {
+            return Optional.empty();
+        }
+        String program = line.getFirst();
+        List<String> candidates = program.contains("/") ? List.of(program)
+                : path(rootfs).stream().map(dir -> dir + "/" + program).toList();
+        Optional<String> found = candidates.stream()
+                .filter(candidate -> Files.isExecutable(rootfs.dir().resolve(candidate.replaceFirst("^/+", ""))))
+                .findFirst();
+        found.ifPresent(path -> line.set(0, path));
+        return found.map(path -> line);
+    }
+
+    private static List<String> path(ContainerRootfs rootfs) {
+        return rootfs.env().stream().filter(variable -> variable.startsWith("PATH=")).findFirst()
+                .map(variable -> List.of(variable.substring(5).split(":"))).orElse(HOST_PATH);
     }
 
     private static Optional<Path> resolve(Image image, String program) {
@@ -130,6 +189,17 @@ public final class ImageCatalogue {
         public Builder directory(String image, Path directory, String... entrypoint) {
             images.put(image, new Image(Optional.of(directory), List.of(entrypoint), List.of()));
             return this;
+        }
+
+        /** A real image, run by runc from its root filesystem with the Pod's security context enforced. */
+        public Builder rootfs(String image, ContainerRootfs rootfs) {
+            images.put(image, new Image(Optional.empty(), rootfs.entrypoint(), rootfs.cmd(), Optional.of(rootfs)));
+            return this;
+        }
+
+        /** The image {@code tag} of an OCI layout (hack/image.sh's), unpacked under {@code dir}, run by runc. */
+        public Builder oci(String image, Path layout, String tag, Path dir) {
+            return rootfs(image, ContainerRootfs.unpack(layout, tag, dir));
         }
 
         /** An image that is one fixed command line; a container's args are appended to it. */

@@ -1,5 +1,6 @@
 package io.etcdoperator.localkube.node;
 
+import io.etcdoperator.localkube.network.HostCommand;
 import io.etcdoperator.localkube.network.HostsEntries;
 import io.etcdoperator.localkube.network.PodSandbox;
 import io.fabric8.kubernetes.api.model.Container;
@@ -205,7 +206,15 @@ final class PodWorker {
         facilities.hosts().register(uid, sandbox.hostsFile(),
                 HostsEntries.own(pod, sandbox.ip(), facilities.hosts().clusterDomain()));
         facilities.hosts().flush();
-        environment = new ContainerEnvironment(facilities.client(), pod, sandbox.ip(), node.hostIp());
+        Map<String, String> services = Map.of();
+        if (node.kubernetesService().isPresent() && sandbox.enter().subList(0, 2).equals(List.of("ip", "netns"))) {
+            List<String> rule = new ArrayList<>(sandbox.enter());
+            rule.addAll(node.kubernetesService().get().dnatRule());
+            if (HostCommand.attempt(rule).exitCode() == 0) {
+                services = KubernetesServiceRelay.environment();
+            }
+        }
+        environment = new ContainerEnvironment(facilities.client(), pod, sandbox.ip(), node.hostIp(), services);
         volumes = new PodVolumes(facilities.client(), pod, dir, environment);
         stage = Stage.VOLUMES;
         prepareVolumes();
@@ -328,9 +337,34 @@ final class PodWorker {
         processEnv.putIfAbsent("HOSTNAME", Objects.requireNonNullElse(pod.getSpec().getHostname(), name));
         List<ContainerLaunch.Mount> mounts = mounts(slot.spec);
         mounts.add(TerminationMessage.prepare(dir, slot.spec));
-        List<String> line = ContainerLaunch.commandLine(sandbox, mounts, slot.spec.getWorkingDir(),
-                program.get(), facilities.mountPoints());
-        slot.process = ContainerProcess.start(line, processEnv, ContainerLogs.next(dir, slot.name()));
+        if (image.get().rootfs().isPresent()) {
+            ContainerRootfs rootfs = image.get().rootfs().get();
+            ContainerSecurity security;
+            try {
+                security = ContainerSecurity.of(pod, slot.spec, rootfs.uid(), rootfs.gid());
+            } catch (VolumeNotReady e) {
+                slot.waitingReason = "CreateContainerConfigError";
+                slot.waitingMessage = e.getMessage();
+                slot.nextStart = Instant.now().plus(RETRY);
+                return;
+            }
+            security.fsGroup().ifPresent(this::applyFsGroup);
+            RuncContainer container = RuncContainer.prepare(facilities.workDir().resolve("runc"),
+                    dir.resolve("bundles").resolve(slot.name()),
+                    uid.substring(0, Math.min(8, uid.length())) + "-" + slot.name() + "-" + slot.restartCount,
+                    rootfs, new RuncContainer.Spec(program.get(), processEnv, slot.spec.getWorkingDir(),
+                            processEnv.get("HOSTNAME"), mounts, sandbox.hostsFile(), security,
+                            ContainerResources.memoryLimit(slot.spec)));
+            slot.runc = container;
+            slot.process = ContainerProcess.start(container.commandLine(sandbox, rootfs), Map.of(),
+                    ContainerLogs.next(dir, slot.name()));
+            slot.process.afterExit(container::delete);
+        } else {
+            slot.runc = null;
+            List<String> line = ContainerLaunch.commandLine(sandbox, mounts, slot.spec.getWorkingDir(),
+                    program.get(), facilities.mountPoints());
+            slot.process = ContainerProcess.start(line, processEnv, ContainerLogs.next(dir, slot.name()));
+        }
         slot.waitingReason = null;
         slot.waitingMessage = null;
         slot.ready = false;
@@ -387,8 +421,26 @@ final class PodWorker {
                 ProbeLoop.Kind.LIVENESS, probe, slot, instance, sandbox.ip(), exec, this::wake))));
     }
 
+    /**
+     * The kubelet's fsGroup: volumes belong to that group, group-writable, and new files inherit it (setgid dirs),
+     * so a non-root container can use them.
+     */
+    private void applyFsGroup(long gid) {
+        for (Path volume : volumePaths.values()) {
+            HostCommand.attempt(List.of("chgrp", "-R", Long.toString(gid), volume.toString()));
+            HostCommand.attempt(List.of("chmod", "-R", "g+rwX", volume.toString()));
+            HostCommand.attempt(List.of("find", volume.toString(), "-type", "d", "-exec", "chmod", "g+s", "{}", "+"));
+        }
+    }
+
     /** Runs a command inside a container's view of the Pod (its network, mounts and environment). */
     int exec(Container container, List<String> command, Duration timeout) {
+        Optional<RuncContainer> runc = allSlots().stream().filter(slot -> slot.spec == container && slot.runc != null)
+                .map(slot -> slot.runc).findFirst();
+        if (runc.isPresent()) {
+            return await(ContainerProcess.start(runc.get().execCommandLine(command), Map.of(),
+                    dir.resolve("logs/exec.log")), timeout);
+        }
         Map<String, String> env = environment.resolve(container);
         Optional<List<String>> program = facilities.images().image(container.getImage())
                 .flatMap(image -> facilities.images().commandLine(image, command, List.of()));
@@ -397,7 +449,10 @@ final class PodWorker {
         }
         List<String> line = ContainerLaunch.commandLine(sandbox, mounts(container), container.getWorkingDir(),
                 program.get(), facilities.mountPoints());
-        ContainerProcess process = ContainerProcess.start(line, env, dir.resolve("logs/exec.log"));
+        return await(ContainerProcess.start(line, env, dir.resolve("logs/exec.log")), timeout);
+    }
+
+    private static int await(ContainerProcess process, Duration timeout) {
         try {
             if (!waitFor(process, timeout)) {
                 process.kill();

@@ -56,8 +56,15 @@ public final class SimulatedNode implements AutoCloseable {
                 Thread.ofPlatform().daemon().name("heartbeat-" + options.name()).factory());
     }
 
+    private volatile KubernetesServiceRelay kubernetesService;
+
     /** Registers the Node and starts heartbeats and the Pod watch; returns once the Node reports Ready. */
     public SimulatedNode register() {
+        String bridge = facilities.network().hostAddress();
+        if (!bridge.startsWith("127.")) {
+            kubernetesService = KubernetesServiceRelay.start(bridge, java.net.URI.create(client.getMasterUrl()
+                    .toString()));
+        }
         try {
             client.nodes().resource(NodeObjects.node(options)).create();
         } catch (KubernetesClientException e) {
@@ -88,6 +95,11 @@ public final class SimulatedNode implements AutoCloseable {
     /** The node's InternalIP, which is also every Pod's hostIP. */
     public String hostIp() {
         return NodeObjects.HOST_IP;
+    }
+
+    /** How this node's Pods reach the API server as the kubernetes Service; empty with loopback Pod addresses. */
+    Optional<KubernetesServiceRelay> kubernetesService() {
+        return Optional.ofNullable(kubernetesService);
     }
 
     public int kubeletPort() {
@@ -252,6 +264,9 @@ public final class SimulatedNode implements AutoCloseable {
     @Override
     public void close() {
         heartbeats.shutdownNow();
+        if (kubernetesService != null) {
+            kubernetesService.close();
+        }
         if (pods != null) {
             pods.close();
         }
