@@ -28,7 +28,12 @@ esac
 
 started=$SECONDS
 source hack/jdk.sh
-command -v buildah >/dev/null || die "buildah is missing (apt-get install buildah)"
+if ! command -v buildah >/dev/null || ! command -v umoci >/dev/null || ! command -v runc >/dev/null; then
+  [ "$(id -u)" -eq 0 ] || die "buildah, umoci and runc are missing; install them (apt-get install buildah umoci runc)"
+  say "installing buildah, umoci and runc with apt-get (Debian bookworm packages)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq buildah umoci runc >&2 \
+    || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq buildah umoci runc >&2; }
+fi
 EPOCH=$(git log -1 --format=%ct 2>/dev/null || echo 0)
 
 jar=$(ls operator/target/etcd-operator-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n1 || true)

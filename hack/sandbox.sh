@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The no-cluster quick start: a local Kubernetes (real kube-apiserver + kube-controller-manager 1.20.2, simulated
-# nodes that run Pods as local processes), the operator, and a 3-member EtcdCluster from config/samples.
+# nodes), the operator, and a 3-member EtcdCluster from config/samples.
 # Our API group is served by a Kubernetes 1.36 apiextensions-apiserver behind 1.20's aggregator, so the CRDs' CEL
 # rules are enforced; SANDBOX_CEL=false keeps the CRDs in kube-apiserver 1.20 (no CEL, as on clusters before 1.25).
+# Pods run from images in runc containers: the operator image (hack/image.sh) is installed by its chart
+# (helm install) into etcd-operator-system. SANDBOX_HOST_PROCESSES=1: the old way (Pods as host processes, the
+# operator as a JVM on the host).
 #
 # Usage: hack/sandbox.sh up       start everything, wait for READY=3, print how to use it (keeps running)
 #        hack/sandbox.sh status   what runs, and the clusters
@@ -14,6 +17,7 @@ ROOT=$PWD
 SANDBOX=$ROOT/.sandbox
 KUBECONFIG_FILE=$SANDBOX/kubeconfig
 OPERATOR_IMAGE=ghcr.io/etcd-operator-java/etcd-operator:dev
+OPERATOR_LAYOUT=
 LOCALKUBE_MAIN=io.etcdoperator.localkube.Main
 SAMPLE=config/samples/etcdcluster.yaml
 READY_TIMEOUT=${SANDBOX_READY_TIMEOUT:-300}
@@ -47,6 +51,11 @@ provision() {
     OPERATOR_JAR=$(ls operator/target/etcd-operator-*.jar | grep -v -- '-tests.jar' | head -n1)
     LOCALKUBE_JAR=$(ls local-kube/target/etcd-operator-local-kube-*.jar | grep -v -- '-tests.jar' | head -n1)
   fi
+  if [ -z "${SANDBOX_HOST_PROCESSES:-}" ]; then
+    say "building the operator image (hack/image.sh)"
+    OPERATOR_LAYOUT=$(hack/image.sh)
+    HELM=$(hack/helm.sh --path)
+  fi
 }
 
 await() { # await <seconds> <description> <command...>
@@ -74,6 +83,7 @@ start_kube() {
   nohup "$JAVA_HOME/bin/java" -cp "$LOCALKUBE_JAR:$(dirname "$LOCALKUBE_JAR")/lib/*" "$LOCALKUBE_MAIN" \
     --work-dir "$SANDBOX/kube" --nodes 3 --kubeconfig "$KUBECONFIG_FILE" \
     --operator-jar "$ROOT/$OPERATOR_JAR" --operator-image "$OPERATOR_IMAGE" "${cel_flags[@]}" \
+    ${OPERATOR_LAYOUT:+--containers true --operator-layout "$OPERATOR_LAYOUT"} \
     >"$SANDBOX/logs/local-kube.log" 2>&1 &
   echo $! >"$SANDBOX/local-kube.pid"
   local started=$SECONDS
@@ -87,6 +97,19 @@ start_kube() {
 
 hosts_file() {
   sed -n 's/^ready.*hosts=\([^ ]*\).*/\1/p' "$SANDBOX/logs/local-kube.log" | head -n1
+}
+
+# The way users install it: the CRDs, then the chart into etcd-operator-system (Deployment etcd-operator, in-cluster
+# config, leader election, probes), run by the nodes from the image in runc containers. --skip-crds: install_crds
+# put them in (kube-apiserver 1.20 refuses their CEL fields under Helm's strict field validation).
+install_chart() {
+  install_crds
+  say "helm install etcd-operator charts/etcd-operator --namespace etcd-operator-system"
+  local started=$SECONDS
+  HOME=$SANDBOX "$HELM" install etcd-operator charts/etcd-operator --kubeconfig "$KUBECONFIG_FILE" \
+    --namespace etcd-operator-system --create-namespace --skip-crds --set image.tag="${OPERATOR_IMAGE##*:}" \
+    --wait --timeout 180s >/dev/null
+  say "Deployment etcd-operator available ($((SECONDS - started)) s)"
 }
 
 install_crds() {
@@ -127,7 +150,7 @@ up() {
   local started=$SECONDS
   provision
   start_kube
-  start_operator
+  if [ -n "${SANDBOX_HOST_PROCESSES:-}" ]; then start_operator; else install_chart; fi
   say "applying $SAMPLE (3 members on PVCs)"
   kube apply --server-side -f "$SAMPLE" $([ "$CEL" = true ] || echo --validate=false) >/dev/null
   await "$READY_TIMEOUT" "EtcdCluster my-etcd READY=3" ready_members
@@ -156,6 +179,7 @@ INFO
 status() {
   local name
   for name in local-kube operator; do
+    [ "$name" = local-kube ] || [ -f "$SANDBOX/$name.pid" ] || continue   # the chart's Deployment runs the operator
     if alive "$SANDBOX/$name.pid"; then say "$name: running (pid $(cat "$SANDBOX/$name.pid"))"; else say "$name: not running"; fi
   done
   if alive "$SANDBOX/local-kube.pid"; then
@@ -191,5 +215,5 @@ case "${1:-}" in
   up) up ;;
   down) down ;;
   status) status ;;
-  *) sed -n '5,8s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+  *) sed -n '10,13s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac
