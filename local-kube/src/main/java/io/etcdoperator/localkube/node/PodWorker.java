@@ -207,7 +207,9 @@ final class PodWorker {
                 HostsEntries.own(pod, sandbox.ip(), facilities.hosts().clusterDomain()));
         facilities.hosts().flush();
         Map<String, String> services = Map.of();
-        if (node.kubernetesService().isPresent() && sandbox.enter().subList(0, 2).equals(List.of("ip", "netns"))) {
+        List<String> enter = sandbox.enter();
+        if (node.kubernetesService().isPresent() && enter.size() > 2 && enter.subList(0, 2).equals(List.of("ip",
+                "netns"))) {
             List<String> rule = new ArrayList<>(sandbox.enter());
             rule.addAll(node.kubernetesService().get().dnatRule());
             if (HostCommand.attempt(rule).exitCode() == 0) {
