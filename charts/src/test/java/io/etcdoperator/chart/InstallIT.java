@@ -60,7 +60,8 @@ class InstallIT {
     }
     await("CRDs established", Duration.ofSeconds(60), () -> client.apiextensions().v1().customResourceDefinitions()
         .list().getItems().stream().filter(crd -> crd.getSpec().getGroup().equals("etcd-operator.cozystack.io"))
-        .allMatch(crd -> crd.getStatus() != null && crd.getStatus().getConditions().stream()
+        .allMatch(crd -> crd.getStatus() != null && crd.getStatus().getConditions() != null
+            && crd.getStatus().getConditions().stream()
             .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"))) ? true : null);
     for (HasMetadata object : manifest) {
       if (!object.getKind().equals("Namespace") && !object.getKind().equals("CustomResourceDefinition")) {
