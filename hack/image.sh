@@ -28,11 +28,14 @@ esac
 
 started=$SECONDS
 source hack/jdk.sh
-if ! command -v buildah >/dev/null || ! command -v umoci >/dev/null || ! command -v runc >/dev/null; then
-  [ "$(id -u)" -eq 0 ] || die "buildah, umoci and runc are missing; install them (apt-get install buildah umoci runc)"
-  say "installing buildah, umoci and runc with apt-get (Debian bookworm packages)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq buildah umoci runc >&2 \
-    || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq buildah umoci runc >&2; }
+# buildah builds; umoci, runc and iptables are what the simulated nodes need to run the image (InstallIT, sandbox)
+PACKAGES=(buildah umoci runc iptables)
+if ! command -v buildah >/dev/null || ! command -v umoci >/dev/null || ! command -v runc >/dev/null \
+    || ! command -v iptables >/dev/null; then
+  [ "$(id -u)" -eq 0 ] || die "missing tools; install them: apt-get install ${PACKAGES[*]}"
+  say "installing ${PACKAGES[*]} with apt-get (Debian bookworm packages)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}" >&2 \
+    || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}" >&2; }
 fi
 EPOCH=$(git log -1 --format=%ct 2>/dev/null || echo 0)
 
