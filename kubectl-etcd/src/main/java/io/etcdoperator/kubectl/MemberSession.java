@@ -39,7 +39,12 @@ final class MemberSession implements AutoCloseable {
     this.scheme = tls.isPresent() ? "https" : "http";
     this.endpoint = forward(pod.getMetadata().getName());
     this.connection = new EtcdConnection(List.of(endpoint), tls, credentials, timeout);
-    this.etcd = JetcdEtcdAdmin.open(connection);
+    try {
+      this.etcd = JetcdEtcdAdmin.open(connection);
+    } catch (RuntimeException e) {
+      closeForwards();
+      throw e;
+    }
   }
 
   static MemberSession open(KubernetesClient kube, String namespace, String podName, String credentialsSecret,
@@ -129,6 +134,10 @@ final class MemberSession implements AutoCloseable {
   @Override
   public void close() {
     etcd.close();
+    closeForwards();
+  }
+
+  private void closeForwards() {
     for (LocalPortForward forward : forwards) {
       try {
         forward.close();

@@ -33,7 +33,7 @@ class PortForwardIT {
     private static KubernetesClient client;
 
     @BeforeAll
-    static void start() throws IOException {
+    static void start() throws IOException, InterruptedException {
         Path workDir = Path.of("target", "port-forward-it").toAbsolutePath();
         LocalKubernetesIT.deleteRecursively(workDir);
         cluster = LocalKubernetes.start(workDir, LocalKubernetesOptions.defaults().withNodes(1)
