@@ -68,6 +68,10 @@ public final class KubectlEtcd {
   private boolean ownsClient = true;
 
   public static void main(String[] args) {
+    // a CLI prints its own messages; library warnings (jetcd retries, port-forward closes) only with -D...=warn
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+    }
     System.exit(commandLine(new KubectlEtcd()).execute(args));
   }
 

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.LocalPortForward;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,12 +90,15 @@ final class MemberSession implements AutoCloseable {
   private URI forward(String podName) {
     LocalPortForward forward;
     try {
-      forward = kube.pods().inNamespace(pod.getMetadata().getNamespace()).withName(podName).portForward(CLIENT_PORT);
+      // loopback only: nobody else on the laptop's network may use the forwarded member port
+      forward = kube.pods().inNamespace(pod.getMetadata().getNamespace()).withName(podName)
+          .portForward(CLIENT_PORT, InetAddress.getLoopbackAddress(), 0);
     } catch (KubernetesClientException e) {
       throw new PluginException("cannot port-forward to pod " + podName + ": " + e.getMessage(), e);
     }
     forwards.add(forward);
-    return URI.create(scheme + "://127.0.0.1:" + forward.getLocalPort());
+    String loopback = InetAddress.getLoopbackAddress().getHostAddress();
+    return URI.create(scheme + "://" + loopback + ":" + forward.getLocalPort());
   }
 
   private static Pod pod(KubernetesClient kube, String namespace, String name) {
