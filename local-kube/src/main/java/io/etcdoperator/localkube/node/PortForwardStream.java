@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The kubelet's WebSocket port forward ({@code GET /portForward/{namespace}/{pod}?ports=...}) that the API server
- * passes through unchanged: the {@code v4.channel.k8s.io} protocol, where every message starts with a channel byte,
+ * The kubelet's WebSocket port forward ({@code GET /portForward/{namespace}/{pod}?port=...}, the API server turning
+ * the client's {@code ports} into {@code port}), passed through by the API server unchanged: the {@code v4.channel.k8s.io} protocol, where every message starts with a channel byte,
  * port i has data channel 2i and error channel 2i+1, and the first message on each carries the port (2 bytes,
  * little-endian). One WebSocket per forwarded connection, so each port gets one TCP connection to the Pod IP.
  */
@@ -71,7 +71,9 @@ final class PortForwardStream {
 
     static List<Integer> ports(KubeletRequest request) {
         List<Integer> ports = new ArrayList<>();
-        for (String value : request.query().getOrDefault("ports", List.of())) {
+        List<String> values = new ArrayList<>(request.query().getOrDefault("port", List.of()));
+        values.addAll(request.query().getOrDefault("ports", List.of())); // as kubectl's URL says; the API server sends port
+        for (String value : values) {
             for (String port : value.split(",")) {
                 int number;
                 try {
@@ -86,7 +88,7 @@ final class PortForwardStream {
             }
         }
         if (ports.isEmpty()) {
-            throw new IllegalArgumentException("query parameter ports is required");
+            throw new IllegalArgumentException("query parameter port is required");
         }
         return ports;
     }

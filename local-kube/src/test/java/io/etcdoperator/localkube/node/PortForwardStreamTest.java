@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** The kubelet's WebSocket port forward against an echo server, frame by frame, without an API server. */
 class PortForwardStreamTest {
 
-    private static final String UPGRADE = "GET /portForward/ns/pod?ports=%d HTTP/1.1\r\nHost: x\r\n"
+    private static final String UPGRADE = "GET /portForward/ns/pod?port=%d HTTP/1.1\r\nHost: x\r\n"
             + "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: %s\r\n\r\n";
 
