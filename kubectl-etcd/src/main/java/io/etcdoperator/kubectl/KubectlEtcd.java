@@ -72,7 +72,11 @@ public final class KubectlEtcd {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
     }
-    System.exit(commandLine(new KubectlEtcd()).execute(args));
+    CommandLine line = commandLine(new KubectlEtcd());
+    int code = line.execute(args);
+    line.getOut().flush(); // System.exit does not flush what print() left in the writers
+    line.getErr().flush();
+    System.exit(code);
   }
 
   /** Runs one command line in this JVM against a client the caller keeps (end-to-end tests); returns the exit code. */
@@ -151,6 +155,9 @@ public final class KubectlEtcd {
 
   private static KubernetesClient kubeClient(KubectlEtcd flags) {
     if (flags.kubeconfig != null) {
+      if (!java.nio.file.Files.isReadable(java.nio.file.Path.of(flags.kubeconfig))) {
+        throw new PluginException("kubeconfig " + flags.kubeconfig + " does not exist or cannot be read");
+      }
       System.setProperty(Config.KUBERNETES_KUBECONFIG_FILE, flags.kubeconfig);
     }
     return new KubernetesClientBuilder().withConfig(Config.autoConfigure(flags.context)).build();
