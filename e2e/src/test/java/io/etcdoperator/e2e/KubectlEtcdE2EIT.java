@@ -99,7 +99,8 @@ class KubectlEtcdE2EIT {
 
     System.out.printf("kubectl-etcd e2e: every command on plain in %d ms, on mTLS+auth in %d ms (%s); total %d ms%n",
         Duration.between(plainStart, secureStart).toMillis(), Duration.between(secureStart, done).toMillis(),
-        secure ? "run" : "skipped: -D" + SECURE_PROPERTY + "=false", Duration.between(started, Instant.now()).toMillis());
+        secure ? "run" : "skipped: -D" + SECURE_PROPERTY + "=false",
+        Duration.between(started, Instant.now()).toMillis());
   }
 
   private void everyCommand(E2eEnvironment env, String ns, String cluster, String scheme, boolean reclaimable)
