@@ -56,6 +56,12 @@ provision() {
     OPERATOR_LAYOUT=$(hack/image.sh)
     HELM=$(hack/helm.sh --path)
   fi
+  if ! ls kubectl-etcd/target/kubectl-etcd-*.jar >/dev/null 2>&1 || [ -n "${SANDBOX_REBUILD:-}" ]; then
+    say "building the kubectl-etcd plugin (mvn package, tests skipped)"
+    mvn -B -q package -DskipTests -Dcrd.bases.skipSync=true -pl kubectl-etcd -am >&2
+  fi
+  mkdir -p "$SANDBOX/bin"
+  ln -sf "$ROOT/hack/kubectl-etcd" "$SANDBOX/bin/kubectl-etcd"
 }
 
 await() { # await <seconds> <description> <command...>
@@ -172,6 +178,7 @@ The sandbox is running. Try:
   $KUBECTL apply --server-side -f config/samples/etcdcluster-memory.yaml
   $KUBECTL patch etcdcluster my-etcd --type merge -p '{"spec":{"replicas":5}}'
   $KUBECTL patch etcdcluster my-etcd --type merge -p '{"spec":{"storage":{"size":"1Mi"}}}'  # refused: CEL
+  PATH=$SANDBOX/bin:\$PATH $KUBECTL etcd endpoints -p $pod    # the kubectl-etcd plugin (docs/kubectl-etcd.md)
 Logs: .sandbox/logs/. Stop everything with: hack/sandbox.sh down
 INFO
 }
