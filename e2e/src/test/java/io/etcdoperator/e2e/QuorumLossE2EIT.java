@@ -29,6 +29,8 @@ class QuorumLossE2EIT {
     String ns = env.namespace("quorum-loss");
     env.createCluster(ns, "ql", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
     env.awaitReady(ns, "ql", 3, Duration.ofMinutes(5));
+    Await.until("Progressing=False/Reconciled", Duration.ofMinutes(3), () -> EtcdStatus.condition(env.cluster(ns, "ql"),
+        "Progressing").filter(c -> "Reconciled".equals(c.get("reason"))).isPresent());
     String endpoints = env.endpoints(ns, "ql");
     for (int i = 0; i < 20; i++) {
       env.etcdctl(endpoints, "put", "/acked/" + i, "v" + i);

@@ -1,6 +1,7 @@
 package io.etcdoperator.operator.planner;
 
 import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.EtcdView.Reached;
@@ -75,6 +76,13 @@ public final class ClusterPlanner {
     Optional<Step> space = SpaceAlarms.noSpace(observed, membership);
     if (space.isPresent()) {
       return space.get();
+    }
+    Optional<ObservedMember> formedSeed = observed.running().size() != 1 ? Optional.empty() : observed.running()
+        .stream().filter(m -> m.ready() && m.outdated().filter(r -> r == RestartReason.CLUSTER_FORMED).isPresent())
+        .findFirst();
+    if (formedSeed.isPresent()) {
+      // before anyone joins: a seed that still starts "new" would form a second cluster on an emptied volume
+      return new Step.RestartMember(formedSeed.get().name(), RestartReason.CLUSTER_FORMED);
     }
     Optional<ObservedMember> joiner = observed.pendingJoiner();
     if (joiner.isPresent()) {

@@ -216,4 +216,12 @@ class RollerTest {
       assertThat(next(threeVoters().leader("demo-a").auth(latched), 3)).isInstanceOf(Step.Converged.class);
     }
   }
+
+  @Test
+  void aFormedSeedStillStartingNewRestartsWhileAloneBeforeAnyoneJoins() {
+    Observations alone = cluster().voter("demo-a").leader("demo-a").outdated("demo-a", RestartReason.CLUSTER_FORMED);
+    assertThat(next(alone, 3)).isEqualTo(new Step.RestartMember("demo-a", RestartReason.CLUSTER_FORMED));
+    Observations restarting = cluster().unreadyVoter("demo-a").outdated("demo-a", RestartReason.CLUSTER_FORMED);
+    assertThat(next(restarting, 3)).isNotInstanceOf(Step.RestartMember.class);
+  }
 }
