@@ -114,7 +114,7 @@ public class ClusterObserver {
       List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster);
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
       ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
-          maintenance(cluster, members, etcd, now), now);
+          maintenance(cluster, recovery, etcd, now), now);
       return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {
@@ -149,7 +149,8 @@ public class ClusterObserver {
    * Alarms (one cheap call: a CORRUPT alarm must stop everything even when no member looks unhealthy), the quota the
    * members run with, and the oldest unfinished EtcdDefrag of the cluster.
    */
-  private Maintenance maintenance(EtcdCluster cluster, List<EtcdMember> members, EtcdAdmin etcd, Instant now) {
+  private Maintenance maintenance(EtcdCluster cluster, Optional<Maintenance.QuorumRecovery> recovery, EtcdAdmin etcd,
+      Instant now) {
     List<Alarm> alarms;
     try {
       alarms = etcd.alarms();
@@ -160,7 +161,7 @@ public class ClusterObserver {
     ObservedClusterSpec target = cluster.getStatus().getObserved();
     long quota = target == null ? Maintenance.DEFAULT_QUOTA
         : BackendQuota.bytes(target.getOptions(), target.getStorage());
-    return new Maintenance(alarms, quota, defragRuns.current(cluster, now), recovery(cluster, members));
+    return new Maintenance(alarms, quota, defragRuns.current(cluster, now), recovery);
   }
 
   /** The member a person chose to restart the cluster from, and which EtcdMember already carries the flag. */

@@ -17,6 +17,7 @@ import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.Names;
+import io.etcdoperator.operator.status.Conditions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,7 +69,7 @@ final class MaintenanceSteps {
     status.setStartedAt(timestamp(now));
     status.setDefragmented(0);
     status.setMembers(members);
-    status.setConditions(io.etcdoperator.operator.status.Conditions.set(status.getConditions(), "Ready", false,
+    status.setConditions(Conditions.set(status.getConditions(), Conditions.READY, false,
         Reason.DEFRAG_STARTED.reason(), "defragmenting " + wanted(s) + " of " + s.members().size() + " members",
         run.getMetadata().getGeneration(), now));
     runs.writeStatus(run);
@@ -155,17 +156,16 @@ final class MaintenanceSteps {
         }
       }
     }
-    long done = status.getMembers() == null ? 0 : status.getMembers().stream()
-        .filter(m -> DefragMemberStatus.OUTCOME_DEFRAGMENTED.equals(m.getOutcome())).count();
+    int done = defragmented(status);
     long reclaimed = status.getMembers() == null ? 0 : status.getMembers().stream()
         .mapToLong(m -> m.getReclaimedBytes() == null ? 0 : m.getReclaimedBytes()).sum();
-    status.setDefragmented((int) done);
+    status.setDefragmented(done);
     status.setPhase(s.failed() ? EtcdDefragStatus.PHASE_FAILED : EtcdDefragStatus.PHASE_COMPLETE);
     status.setCompletedAt(timestamp(now));
     String reason = deadline ? Reason.DEADLINE_EXCEEDED.reason() : s.reason().reason();
     String message = (s.failed() ? "failed: " + s.detail() + "; " : "complete: ") + done + " member(s) defragmented, "
         + reclaimed + " bytes reclaimed";
-    status.setConditions(io.etcdoperator.operator.status.Conditions.set(status.getConditions(), "Ready", !s.failed(),
+    status.setConditions(Conditions.set(status.getConditions(), Conditions.READY, !s.failed(),
         reason, message, run.getMetadata().getGeneration(), now));
     runs.writeStatus(run);
     if (s.failed()) {
@@ -211,8 +211,7 @@ final class MaintenanceSteps {
     Optional<DefragMemberStatus> entry = Optional.ofNullable(status.getMembers()).orElse(List.of()).stream()
         .filter(m -> member.equals(m.getName())).findFirst();
     entry.ifPresent(change);
-    status.setDefragmented((int) Optional.ofNullable(status.getMembers()).orElse(List.of()).stream()
-        .filter(m -> DefragMemberStatus.OUTCOME_DEFRAGMENTED.equals(m.getOutcome())).count());
+    status.setDefragmented(defragmented(status));
     runs.writeStatus(run);
     if (eventMessage != null) {
       events.normal(run, Reason.MEMBER_DEFRAGMENTED, eventMessage);
@@ -224,6 +223,11 @@ final class MaintenanceSteps {
       run.setStatus(new EtcdDefragStatus());
     }
     return run.getStatus();
+  }
+
+  private static int defragmented(EtcdDefragStatus status) {
+    return (int) Optional.ofNullable(status.getMembers()).orElse(List.of()).stream()
+        .filter(m -> DefragMemberStatus.OUTCOME_DEFRAGMENTED.equals(m.getOutcome())).count();
   }
 
   private static int attempts(DefragMemberStatus entry) {

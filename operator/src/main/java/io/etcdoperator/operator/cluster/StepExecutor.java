@@ -98,23 +98,13 @@ public class StepExecutor {
         client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
         yield changed(cluster, s.reason(), "deleting member " + s.member() + " for scale-down; its finalizer removes it from etcd");
       }
-      case Step.ReplaceBrokenMember s -> {
-        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
-        String message = "member " + s.member() + (s.why().dataLost() ? " lost its data" : " crash-loops")
-            + " (" + s.why().restarts() + " restarts, last " + s.why().lastExit() + "); deleting it: its finalizer "
-            + "removes the old member id from etcd and a new member joins as a learner with a fresh directory";
-        events.warning(cluster, s.reason(), message);
-        LOG.atWarn().addKeyValue("member", s.member()).addKeyValue("reason", s.reason().reason()).log(message);
-        yield Outcome.of(s.reason(), message, SOON);
-      }
-      case Step.RemoveStuckLearner s -> {
-        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
-        String message = "learner " + s.member() + " did not come up within 10 minutes; deleting it (its finalizer "
-            + "removes the learner from etcd) so a new member can join";
-        events.warning(cluster, s.reason(), message);
-        LOG.atWarn().addKeyValue("member", s.member()).addKeyValue("reason", s.reason().reason()).log(message);
-        yield Outcome.of(s.reason(), message, SOON);
-      }
+      case Step.ReplaceBrokenMember s -> replaceMember(cluster, s.member(), s.reason(), "member " + s.member()
+          + (s.why().dataLost() ? " lost its data" : " crash-loops") + " (" + s.why().restarts() + " restarts, last "
+          + s.why().lastExit() + "); deleting it: its finalizer removes the old member id from etcd and a new member "
+          + "joins as a learner with a fresh directory");
+      case Step.RemoveStuckLearner s -> replaceMember(cluster, s.member(), s.reason(), "learner " + s.member()
+          + " did not come up within 10 minutes; deleting it (its finalizer removes the learner from etcd) so a new "
+          + "member can join");
       case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
       case Step.ForceNewCluster s -> {
         markForceNewCluster(cluster, s.member(), "true");
@@ -163,14 +153,8 @@ public class StepExecutor {
         yield changed(cluster, s.reason(), "deleting replaced member " + s.member() + " (" + s.why().reason()
             + "); its finalizer removes it from etcd");
       }
-      case Step.RemoveLostMember s -> {
-        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
-        String message = "memory-backed member " + s.member() + " lost its Pod and with it its data; deleting it so a "
-            + "new member replaces it";
-        events.warning(cluster, s.reason(), message);
-        LOG.atWarn().addKeyValue("member", s.member()).addKeyValue("reason", s.reason().reason()).log(message);
-        yield Outcome.of(s.reason(), message, SOON);
-      }
+      case Step.RemoveLostMember s -> replaceMember(cluster, s.member(), s.reason(), "memory-backed member "
+          + s.member() + " lost its Pod and with it its data; deleting it so a new member replaces it");
       case Step.MoveLeader s -> moveLeader(cluster, s, observation);
       case Step.ExpandVolume s -> expand(cluster, s, observation);
       case Step.LatchAuth s -> rootAuth.latch(cluster, "etcd already requires authentication; dialing as root from now on");
@@ -292,6 +276,14 @@ public class StepExecutor {
 
   private EtcdMember create(EtcdCluster cluster, boolean seed) {
     return client.resources(EtcdMember.class).inNamespace(ns(cluster)).resource(EtcdMembers.pending(cluster, seed)).create();
+  }
+
+  /** Deletes a broken or lost EtcdMember (its finalizer runs MemberRemove) and says why, as a warning. */
+  private Outcome replaceMember(EtcdCluster cluster, String member, Reason reason, String message) {
+    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member).delete();
+    events.warning(cluster, reason, message);
+    LOG.atWarn().addKeyValue("member", member).addKeyValue("reason", reason.reason()).log(message);
+    return Outcome.of(reason, message, SOON);
   }
 
   /** Sets (value) or removes (null) the one-shot --force-new-cluster mark on an EtcdMember. */

@@ -7,11 +7,9 @@ import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdDefragStatus;
 import io.etcdoperator.operator.planner.DefragCriteria;
 import io.etcdoperator.operator.planner.DefragRun;
-import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,15 +96,5 @@ public final class DefragRuns {
    */
   public void writeStatus(EtcdDefrag run) {
     client.resource(run).updateStatus();
-  }
-
-  static String timestamp(Instant now) {
-    return now.truncatedTo(ChronoUnit.SECONDS).toString();
-  }
-
-  static List<io.fabric8.kubernetes.api.model.Condition> ready(EtcdDefragStatus status, boolean ready, String reason,
-      String message, EtcdDefrag run, Instant now) {
-    return Conditions.set(status.getConditions(), Conditions.READY, ready, reason, message,
-        run.getMetadata().getGeneration(), now);
   }
 }

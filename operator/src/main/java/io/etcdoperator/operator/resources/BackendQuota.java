@@ -11,7 +11,7 @@ import java.util.OptionalLong;
  */
 public final class BackendQuota {
 
-  public static final long ETCD_DEFAULT = 2L * 1024 * 1024 * 1024;
+  public static final long ETCD_DEFAULT = io.etcdoperator.operator.planner.Maintenance.DEFAULT_QUOTA;
 
   private BackendQuota() {}
 
