@@ -44,6 +44,7 @@ public class ClusterReconcile {
   private final ClusterReport report;
   private final Clock clock;
   private final ClusterPlanner planner = new ClusterPlanner();
+  private final WaitPacing pacing = new WaitPacing();
   private final boolean certManagerInstalled;
   private final CertManagerObjects certificates;
   private final IssuedTlsReconcile issuedTls;
@@ -72,6 +73,7 @@ public class ClusterReconcile {
     EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get();
     if (cluster == null) {
       report.forget(namespace, name);
+      pacing.forget(namespace + "/" + name);
       return Optional.empty();
     }
     if (cluster.getMetadata().getDeletionTimestamp() != null) {
@@ -153,6 +155,7 @@ public class ClusterReconcile {
     boolean authPending = observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled());
     report.pass(cluster, before, observed, desired, complete && !authPending, outcome, refusals, exceeded, now);
     report.write(cluster, before);
-    return outcome.recheck();
+    return pacing.pace(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName(), outcome.reason(),
+        outcome.recheck(), now);
   }
 }

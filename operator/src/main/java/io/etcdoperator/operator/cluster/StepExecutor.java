@@ -25,8 +25,14 @@ import org.slf4j.LoggerFactory;
 public class StepExecutor {
 
   private static final Logger LOG = LoggerFactory.getLogger(StepExecutor.class);
-  static final Duration SOON = Duration.ofSeconds(1);
+  /** After a change: the next step is planned on a fresh observation right away; never a second step in this pass. */
+  static final Duration SOON = Duration.ofMillis(100);
   static final Duration STEADY = Duration.ofSeconds(30);
+  /**
+   * etcd refuses a member add until the member asked has been connected to every voter for 5 s, and a promotion until
+   * the learner caught up: both open on their own, so asking again shortly costs one cheap call, not a back-off.
+   */
+  static final Duration ETCD_GATE = Duration.ofMillis(500);
 
   /**
    * What happened: the reason to report, a message, when to look again, a cluster id to latch, whether auth is now
@@ -63,7 +69,7 @@ public class StepExecutor {
       LOG.atInfo().addKeyValue("step", step.getClass().getSimpleName()).addKeyValue("error", e.getMessage())
           .log("etcd refused the step; will retry");
       return Outcome.of(Reason.MEMBERSHIP_CHANGE_REFUSED, step.reason().reason() + " refused by etcd: " + e.getMessage(),
-          Duration.ofSeconds(5));
+          ETCD_GATE);
     }
   }
 
@@ -232,7 +238,7 @@ public class StepExecutor {
       String id = after.byPeerUrl(s.peerUrl()).map(m -> m.id().hex()).orElse("?");
       return changed(cluster, s.reason(), "added member " + s.member() + " as learner " + id);
     } catch (EtcdException.MembershipRefused | EtcdException.Unavailable e) {
-      return Outcome.of(Reason.LEARNER_CATCHING_UP, "learner add refused: " + e.getMessage(), Duration.ofSeconds(5));
+      return Outcome.of(Reason.LEARNER_CATCHING_UP, "learner add refused: " + e.getMessage(), ETCD_GATE);
     }
   }
 
@@ -250,7 +256,7 @@ public class StepExecutor {
       }
     } catch (EtcdException.LearnerNotReady e) {
       LOG.atInfo().addKeyValue("member", s.member()).log("learner not yet promotable; will retry");
-      return Outcome.of(Reason.LEARNER_CATCHING_UP, s.member() + " is not yet in sync with the leader", Duration.ofSeconds(2));
+      return Outcome.of(Reason.LEARNER_CATCHING_UP, s.member() + " is not yet in sync with the leader", ETCD_GATE);
     }
     patchStatus(client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).get(),
         Map.of("isVoter", true));

@@ -19,6 +19,9 @@ import java.util.Optional;
 public final class ClusterPlanner {
 
   static final Duration SHORT = Duration.ofSeconds(2);
+  /** A learner's Pod was started: etcd lists it as started within a second, and nothing in Kubernetes says when. */
+  static final Duration LEARNER_START = Duration.ofMillis(250);
+  static final Duration LEARNER_START_WINDOW = Duration.ofSeconds(20);
   static final Duration MEDIUM = Duration.ofSeconds(5);
   static final Duration LONG = Duration.ofSeconds(10);
   /** A learner whose Pod has not been up this long after its EtcdMember was created is removed and made again. */
@@ -218,7 +221,8 @@ public final class ClusterPlanner {
         return Optional.of(new Step.RemoveStuckLearner(owner.get().name()));
       }
       if (notStarted) {
-        return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet", SHORT));
+        return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet",
+            owner.get().created().plus(LEARNER_START_WINDOW).isAfter(observed.observedAt()) ? LEARNER_START : SHORT));
       }
       return Optional.of(new Step.PromoteLearner(owner.get().name(), learner.id()));
     }
