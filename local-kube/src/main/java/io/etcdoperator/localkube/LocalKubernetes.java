@@ -1,5 +1,6 @@
 package io.etcdoperator.localkube;
 
+import io.etcdoperator.localkube.network.ClusterDns;
 import io.etcdoperator.localkube.network.ClusterHosts;
 import io.etcdoperator.localkube.network.PodNetwork;
 import io.etcdoperator.localkube.node.KubeletTls;
@@ -82,6 +83,8 @@ public final class LocalKubernetes implements AutoCloseable {
         progress.accept("pod network: " + network.describe());
         hosts = new ClusterHosts(client, workDir.resolve("hosts"), options.clusterDomain());
         resources.add(hosts);
+        ClusterHosts names = hosts;
+        network.dnsServer().ifPresent(address -> resources.add(ClusterDns.serve(address, names::address)));
         resources.add(new LocalVolumeProvisioner(client, workDir.resolve("volumes")));
         MountPoints mountPoints = new MountPoints();
         resources.add(mountPoints);

@@ -15,6 +15,7 @@ import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -53,6 +54,10 @@ class OperatorBench {
   private Measurement podLoss;
   private Measurement rssOne;
   private Measurement cpuOne;
+  private Measurement writesOne;
+  private Measurement writesFleet;
+  private Measurement socketsOne;
+  private Measurement socketsFleet;
   private Measurement fleetReady;
   private Measurement rssFleet;
   private Measurement cpuFleet;
@@ -78,7 +83,9 @@ class OperatorBench {
       ratioScaleUp.add(three[1] / (floorFive - floorThree));
       if (!quick) {
         ratio5.add(timeCreation(clusters, "b" + run + "-five", 5, ready5) / floorFive);
-        idleWithOne(env, clusters, "b" + run + "-idle");
+      }
+      idleWithOne(env, clusters, "b" + run + "-idle");
+      if (!quick) {
         idleWithFleet(env, clusters, "b" + run + "-fleet-");
       }
       report.runDone();
@@ -104,10 +111,17 @@ class OperatorBench {
     podLoss = report.measurement("memory member's Pod deleted (grace 0) → READY=3, 3 voters", "s");
     rssOne = report.measurement("operator VmRSS (highest 1 s sample), idle, 1 cluster", "MiB");
     cpuOne = report.measurement("operator CPU time in " + idleSeconds + " s idle, 1 cluster", "s");
+    socketsOne = report.measurement("operator TCP connections to etcd per cluster, idle, 1 cluster", "");
+    writesOne = report.measurement("API writes (operator's kinds) in " + idleSeconds + " s idle, 1 cluster (goal 0)",
+        "");
     fleetReady = report.measurement(fleetSize + " three-member clusters created at once → all READY=3", "s");
     rssFleet = report.measurement("operator VmRSS (highest 1 s sample), idle, " + fleetSize + " clusters", "MiB");
     cpuFleet = report.measurement("operator CPU time in " + idleSeconds + " s idle, " + fleetSize + " clusters",
         "s");
+    socketsFleet = report.measurement("operator TCP connections to etcd per cluster, idle, " + fleetSize
+        + " clusters", "");
+    writesFleet = report.measurement("API writes (operator's kinds) in " + idleSeconds + " s idle, " + fleetSize
+        + " clusters (goal 0)", "");
     report.write();
   }
 
@@ -148,7 +162,7 @@ class OperatorBench {
   private void idleWithOne(E2eEnvironment env, BenchClusters clusters, String name) throws InterruptedException {
     clusters.create(name, 3);
     clusters.awaitFullStrength(name, 3, STEP);
-    idle(env, rssOne, cpuOne);
+    idle(env, 1, rssOne, cpuOne, writesOne, socketsOne);
     clusters.delete(List.of(name));
   }
 
@@ -161,16 +175,18 @@ class OperatorBench {
     long deadline = start + FLEET.toNanos();
     names.forEach(name -> clusters.awaitReady(name, 3, Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
     record(fleetReady, start);
-    idle(env, rssFleet, cpuFleet);
+    idle(env, fleetSize, rssFleet, cpuFleet, writesFleet, socketsFleet);
     clusters.delete(names);
   }
 
   /** After settling, samples VmRSS every second for the window and takes CPU time at both ends of it. */
-  private void idle(E2eEnvironment env, Measurement rss, Measurement cpu) throws InterruptedException {
+  private void idle(E2eEnvironment env, int clusterCount, Measurement rss, Measurement cpu, Measurement writes,
+      Measurement sockets) throws InterruptedException {
     long pid = env.operator().pid();
     say("settling " + settleSeconds + " s, then idle window of " + idleSeconds + " s");
     Thread.sleep(Duration.ofSeconds(settleSeconds));  // a fixed wait by design: "idle" has no event to await
     ProcessUsage first = ProcessUsage.of(pid);
+    ApiWrites writesBefore = ApiWrites.now(env.client());
     long highestRssKib = first.rssKib();
     ProcessUsage last = first;
     for (int s = 0; s < idleSeconds; s++) {
@@ -178,10 +194,15 @@ class OperatorBench {
       last = ProcessUsage.of(pid);
       highestRssKib = Math.max(highestRssKib, last.rssKib());
     }
+    Map<String, Long> written = ApiWrites.now(env.client()).since(writesBefore);
     rss.add(highestRssKib / 1024.0);
     cpu.add(last.cpuSecondsSince(first));
+    writes.add(ApiWrites.total(written));
+    int etcdSockets = EtcdSockets.of(pid);
+    sockets.add((double) etcdSockets / clusterCount);
     report.write();
-    say(String.format("idle: VmRSS up to %.0f MiB, CPU %.2f s", highestRssKib / 1024.0, last.cpuSecondsSince(first)));
+    say(String.format(Locale.ROOT, "idle: VmRSS up to %.0f MiB, CPU %.2f s, API writes %s, %d TCP connections to etcd",
+        highestRssKib / 1024.0, last.cpuSecondsSince(first), written, etcdSockets));
   }
 
   private double record(Measurement into, long startNanos) {

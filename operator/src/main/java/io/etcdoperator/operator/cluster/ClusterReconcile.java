@@ -39,6 +39,7 @@ public class ClusterReconcile {
 
   private final KubernetesClient client;
   private final ClusterObserver observer;
+  private final EtcdDialer dialer;
   private final StepExecutor executor;
   private final ClusterObjects objects;
   private final ClusterReport report;
@@ -60,6 +61,7 @@ public class ClusterReconcile {
       Clock clock, boolean certManagerInstalled, String clusterDomain) {
     this.client = client;
     this.observer = new ClusterObserver(client, dialer);
+    this.dialer = dialer;
     this.executor = new StepExecutor(client, events, clock);
     this.objects = new ClusterObjects(client);
     this.report = new ClusterReport(client, events, metrics, objects);
@@ -74,6 +76,7 @@ public class ClusterReconcile {
     if (cluster == null) {
       report.forget(namespace, name);
       pacing.forget(namespace + "/" + name);
+      dialer.discard(namespace, name);
       return Optional.empty();
     }
     if (cluster.getMetadata().getDeletionTimestamp() != null) {
@@ -96,10 +99,9 @@ public class ClusterReconcile {
     Optional<String> conflict = objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
     try {
       Optional<Duration> tls = tls(cluster, now);
-      try (ClusterObserver.Observation observation = observer.observe(cluster, now)) {
-        Duration next = pass(cluster, before, observation, refusals, conflict, now);
-        return Optional.of(tls.filter(t -> t.compareTo(next) < 0).orElse(next));
-      }
+      ClusterObserver.Observation observation = observer.observe(cluster, now);
+      Duration next = pass(cluster, before, observation, refusals, conflict, now);
+      return Optional.of(tls.filter(t -> t.compareTo(next) < 0).orElse(next));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
         return Optional.of(StepExecutor.SOON);

@@ -32,7 +32,7 @@ public class StepExecutor {
    * etcd refuses a member add until the member asked has been connected to every voter for 5 s, and a promotion until
    * the learner caught up: both open on their own, so asking again shortly costs one cheap call, not a back-off.
    */
-  static final Duration ETCD_GATE = Duration.ofMillis(500);
+  static final Duration ETCD_GATE = Duration.ofMillis(200);
 
   /**
    * What happened: the reason to report, a message, when to look again, a cluster id to latch, whether auth is now
@@ -236,7 +236,10 @@ public class StepExecutor {
     try {
       var after = etcd.addLearner(s.peerUrl());
       String id = after.byPeerUrl(s.peerUrl()).map(m -> m.id().hex()).orElse("?");
-      return changed(cluster, s.reason(), "added member " + s.member() + " as learner " + id);
+      // the same step lets it start: should this write fail, the planner sees a learner without a Pod and writes it
+      writeInitialCluster(cluster, s.member(), s.initialCluster());
+      return changed(cluster, s.reason(), "added member " + s.member() + " as learner " + id + "; it may start: "
+          + "initial cluster " + s.initialCluster());
     } catch (EtcdException.MembershipRefused | EtcdException.Unavailable e) {
       return Outcome.of(Reason.LEARNER_CATCHING_UP, "learner add refused: " + e.getMessage(), ETCD_GATE);
     }

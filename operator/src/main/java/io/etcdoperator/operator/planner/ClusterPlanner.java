@@ -198,7 +198,7 @@ public final class ClusterPlanner {
         // etcd admits one learner at a time; the earlier one must be promoted or removed first.
         return new Wait(Reason.LEARNER_CATCHING_UP, "another learner is still joining", SHORT);
       }
-      return new Step.AddLearner(joiner.name(), joiner.peerUrl());
+      return new Step.AddLearner(joiner.name(), joiner.peerUrl(), InitialCluster.afterAdding(membership, observed, joiner));
     }
     return new Step.WriteInitialCluster(joiner.name(), InitialCluster.from(membership, observed, joiner));
   }
