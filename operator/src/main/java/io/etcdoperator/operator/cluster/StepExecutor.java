@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -79,7 +80,12 @@ public class StepExecutor {
       case Step.CreateSeed s -> {
         EtcdMember seed = create(cluster, true);
         patchStatus(seed, Map.of("isVoter", true));
-        yield changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed));
+        // its name came from the API server; it may start at once (should this fail, the planner asks CompleteSeed)
+        String initialCluster = io.etcdoperator.operator.planner.InitialCluster.of(List.of(
+            new io.etcdoperator.operator.planner.InitialCluster.Entry(name(seed), Names.peerUrl(seed))));
+        writeInitialCluster(cluster, name(seed), initialCluster);
+        yield changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed)
+            + "; initial cluster " + initialCluster);
       }
       case Step.CompleteSeed s -> {
         writeInitialCluster(cluster, s.member(), s.initialCluster());
