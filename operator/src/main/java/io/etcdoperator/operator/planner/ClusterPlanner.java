@@ -167,7 +167,8 @@ public final class ClusterPlanner {
       return new Wait(Reason.WAITING_FOR_SEED, "seed member " + s.name() + " has no Pod yet", MEDIUM);
     }
     if (observed.etcd() instanceof Unreachable u) {
-      return unreachable(u);
+      // a new seed answers within a second or two of its Pod starting, and no Kubernetes event says when
+      return new Wait(u.reason(), u.detail(), starting(s, observed) ? LEARNER_START : LONG);
     }
     if (observed.etcd() instanceof Reached reached) {
       Membership m = reached.membership();
@@ -222,11 +223,16 @@ public final class ClusterPlanner {
       }
       if (notStarted) {
         return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet",
-            owner.get().created().plus(LEARNER_START_WINDOW).isAfter(observed.observedAt()) ? LEARNER_START : SHORT));
+            starting(owner.get(), observed) ? LEARNER_START : SHORT));
       }
       return Optional.of(new Step.PromoteLearner(owner.get().name(), learner.id()));
     }
     return Optional.empty();
+  }
+
+  /** Created moments ago: its etcd is expected to answer any moment, so it is looked at often. */
+  private static boolean starting(ObservedMember member, ObservedCluster observed) {
+    return member.created().plus(LEARNER_START_WINDOW).isAfter(observed.observedAt());
   }
 
   private Optional<Step> removeOrphans(ObservedCluster observed, Membership membership) {
