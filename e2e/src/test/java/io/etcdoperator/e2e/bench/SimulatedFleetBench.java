@@ -161,8 +161,8 @@ class SimulatedFleetBench {
         .filter(e -> e.getValue() >= 0.5)
         .forEach(e -> line(String.format("| %s | %.1f |", e.getKey(), e.getValue())));
     line("");
-    requestTable("kube-apiserver requests while the fleet formed (all clients; top 15)", rampRequests);
-    requestTable("kube-apiserver requests in the settle + idle window (all clients; top 15)", idleRequests);
+    requestTable("kube-apiserver requests while the fleet formed (all clients; top 25)", rampRequests);
+    requestTable("kube-apiserver requests in the settle + idle window (all clients; top 25)", idleRequests);
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, String.join("\n", report) + "\n");
     say("report written to " + out.toAbsolutePath() + "\n" + String.join("\n", report));
@@ -212,7 +212,7 @@ class SimulatedFleetBench {
     line("");
     line("| verb resource | requests |");
     line("|---|---|");
-    requests.entrySet().stream().limit(15).forEach(e -> line("| " + e.getKey() + " | " + e.getValue() + " |"));
+    requests.entrySet().stream().limit(25).forEach(e -> line("| " + e.getKey() + " | " + e.getValue() + " |"));
     line("");
   }
 
