@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 
 /**
  * Each cluster's milestones as the operator logged them ({@code <instant> [thread] LEVEL ClusterReport -
- * cluster=<name> reason=<reason> ...}, one line per pass), for the fleet bench's "where the time goes".
+ * cluster=<name> reason=<reason> ...}, a line when a cluster's reason changes), for the fleet bench's "where the
+ * time goes".
  */
 final class FleetTimeline {
 

@@ -134,12 +134,12 @@ class SimulatedFleetBench {
         + " s settling) | " + Math.round(idleRss) + " MiB |");
     line(String.format("| operator CPU time in %d s idle | %.2f s (%.2f ms per cluster per minute) |", idleSeconds,
         idleCpu, idleCpu * 1000 / clusters * 60 / idleSeconds));
-    line("| cluster passes logged (ClusterReport lines) per cluster, median / max | "
+    line("| reason changes logged (ClusterReport lines) per cluster, median / max | "
         + median(c -> (double) timeline.passes(c)) + " / " + max(c -> (double) timeline.passes(c)) + " |");
     line("| member adds refused by etcd's 5 s gate per cluster, median / max | "
         + median(c -> (double) timeline.refusedAdds(c)) + " / " + max(c -> (double) timeline.refusedAdds(c))
         + " |");
-    line("| threads that ran cluster passes | " + timeline.reconcilerThreads() + " |");
+    line("| operator threads that logged a cluster report | " + timeline.reconcilerThreads() + " |");
     line("");
     line("Where each cluster's time went (from the operator's log; p50 / p90 / max over the clusters, seconds):");
     line("");
