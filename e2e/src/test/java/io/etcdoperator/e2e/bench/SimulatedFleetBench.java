@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.etcdoperator.e2e.E2eEnvironment;
 import io.etcdoperator.localkube.LocalKubernetesOptions;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -55,6 +56,8 @@ class SimulatedFleetBench {
       say("creating " + clusters + " clusters");
 
       Instant start = Instant.now();
+      // polled from the start: on a loaded machine creating a big fleet takes minutes, and early clusters are done
+      Thread poller = Thread.ofPlatform().daemon().name("ready-poller").start(() -> awaitAllReady(env, start));
       for (int i = 1; i <= clusters; i++) {
         String name = String.format("sim-%04d", i);
         env.namespace(name);
@@ -64,7 +67,7 @@ class SimulatedFleetBench {
       }
       Duration creating = Duration.between(start, Instant.now());
       say("created in " + seconds(creating) + " s; waiting for READY=3");
-      awaitAllReady(env, start);
+      poller.join();
       Duration allReady = Duration.between(start, Instant.now());
       ProcessTree cpuReady = ProcessTree.sample();
       ApiServerRequests requestsReady = requests(env);
@@ -92,7 +95,7 @@ class SimulatedFleetBench {
   }
 
   /** Lists every EtcdCluster each poll (one LIST, not one GET per cluster) and notes when each first had 3 ready. */
-  private void awaitAllReady(E2eEnvironment env, Instant start) throws InterruptedException {
+  private void awaitAllReady(E2eEnvironment env, Instant start) {
     Instant deadline = start.plus(timeout);
     Instant nextSay = Instant.now().plus(Duration.ofSeconds(30));
     while (ready.size() < clusters) {
@@ -101,17 +104,25 @@ class SimulatedFleetBench {
         return;
       }
       Instant now = Instant.now();
-      for (GenericKubernetesResource cluster : env.client().genericKubernetesResources(E2eEnvironment.CLUSTERS)
-          .inAnyNamespace().list().getItems()) {
-        if (Integer.valueOf(3).equals(E2eEnvironment.status(cluster).get("readyMembers"))) {
-          ready.putIfAbsent(cluster.getMetadata().getName(), now);
+      try {
+        for (GenericKubernetesResource cluster : env.client().genericKubernetesResources(E2eEnvironment.CLUSTERS)
+            .inAnyNamespace().list().getItems()) {
+          if (Integer.valueOf(3).equals(E2eEnvironment.status(cluster).get("readyMembers"))) {
+            ready.putIfAbsent(cluster.getMetadata().getName(), now);
+          }
         }
+      } catch (KubernetesClientException e) {
+        say("listing clusters failed, next poll retries: " + e.getMessage());
       }
       if (now.isAfter(nextSay)) {
         say(ready.size() + "/" + clusters + " READY=3 after " + seconds(Duration.between(start, now)) + " s");
         nextSay = now.plus(Duration.ofSeconds(30));
       }
-      Thread.sleep(poll);
+      try {
+        Thread.sleep(poll);
+      } catch (InterruptedException e) {
+        return;
+      }
     }
   }
 
