@@ -42,7 +42,6 @@ final class SimulatedMemberPod {
     private final Container container;
     private final List<Container> initContainers;
     private final Instant startTime = Instant.now();
-    private final Instant created;
     private PodSandbox sandbox;
     private SimulatedEtcd.RunningMember running;
     private Instant readySince;
@@ -58,7 +57,6 @@ final class SimulatedMemberPod {
         this.uid = pod.getMetadata().getUid();
         this.container = etcdContainer(pod).orElseThrow();
         this.initContainers = pod.getSpec().getInitContainers() == null ? List.of() : pod.getSpec().getInitContainers();
-        this.created = startTime;
     }
 
     /** A Pod the operator made for an etcd member: its cluster label and an "etcd" container. */
@@ -150,13 +148,13 @@ final class SimulatedMemberPod {
     }
 
     private PodStatus status(boolean ready) {
-        String since = KubeTime.format(ready ? readySince : created);
+        String since = KubeTime.format(ready ? readySince : startTime);
         String readyText = ready ? "True" : "False";
         List<PodCondition> conditions = List.of(
-                condition("Initialized", "True", KubeTime.format(created)),
+                condition("Initialized", "True", KubeTime.format(startTime)),
                 condition("Ready", readyText, since),
                 condition("ContainersReady", readyText, since),
-                condition("PodScheduled", "True", KubeTime.format(created)));
+                condition("PodScheduled", "True", KubeTime.format(startTime)));
         ContainerStatus main = new ContainerStatusBuilder().withName(ETCD_CONTAINER).withImage(container.getImage())
                 .withImageID(container.getImage()).withContainerID("simulated://" + uid).withReady(ready)
                 .withStarted(running != null).withRestartCount(0)
