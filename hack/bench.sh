@@ -7,6 +7,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# hack/bench.sh --simulated N [--idle-seconds S]: only SimulatedFleetBench, N three-member clusters on simulated etcd
+# (docs/benchmarks.md, "1000 simulated clusters"); builds through the reactor, prints target/bench/simulated.md.
+if [ "${1:-}" = "--simulated" ]; then
+  sim_clusters=${2:?--simulated needs a number of clusters}
+  sim_idle=${4:-60}
+  [ "${3:-}" = "--idle-seconds" ] || [ -z "${3:-}" ] || { echo "error: unknown argument '$3'" >&2; exit 2; }
+  source hack/jdk.sh
+  eval "$(hack/etcd-binaries.sh --env)"; export ETCD34_BIN ETCD35_BIN ETCD3530_BIN
+  eval "$(hack/kube-binaries.sh --env)"; export KUBE_BIN
+  eval "$(hack/apiext-binaries.sh --env)"; export APIEXT_BIN
+  rm -f e2e/target/bench/simulated.md
+  mvn -B verify -pl e2e -am -Pbench -Dcrd.bases.skipSync=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dit.test=SimulatedFleetBench -Dfailsafe.failIfNoSpecifiedTests=false -Dbench.simulated.clusters="$sim_clusters" \
+    -Dbench.simulated.idle.seconds="$sim_idle" >&2 || sim_status=$?
+  [ -s e2e/target/bench/simulated.md ] && cat e2e/target/bench/simulated.md
+  exit "${sim_status:-0}"
+fi
+
 runs=3 idle=60 fleet=20 settle=15 quick=false
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -43,7 +61,7 @@ trap 'kill "$tail_pid" 2>/dev/null || true' EXIT
 
 echo "==> mvn -Pbench verify -pl e2e (runs=$runs idle=${idle}s fleet=$fleet settle=${settle}s)" >&2
 status=0
-mvn -B -pl e2e verify -Pbench -Dcrd.bases.skipSync=true -Dbench.runs="$runs" -Dbench.idle.seconds="$idle" \
+mvn -B -pl e2e verify -Pbench -Dcrd.bases.skipSync=true -Dit.test=OperatorBench -Dbench.runs="$runs" -Dbench.idle.seconds="$idle" \
   -Dbench.fleet="$fleet" -Dbench.settle.seconds="$settle" -Dbench.quick="$quick" >&2 || status=$?
 
 if [ -s "$table" ]; then

@@ -41,27 +41,33 @@ public final class E2eEnvironment implements AutoCloseable {
 
   public static final String CEL_PROPERTY = "e2e.cel";
 
+  private final Path work;
   private final LocalKubernetes kube;
   private final KubernetesClient client;
   private ApiExtensionsServer celServer;
   private OperatorProcess operator;
   private int operatorStarts;
 
-  private E2eEnvironment(LocalKubernetes kube) {
+  private E2eEnvironment(Path work, LocalKubernetes kube) {
+    this.work = work;
     this.kube = kube;
     this.client = kube.client();
   }
 
   static E2eEnvironment start() throws Exception {
-    OperatorBinaryIT.deleteRecursively(WORK);
-    Files.createDirectories(WORK);
+    return start(WORK, LocalKubernetesOptions.defaults().withNodes(3));
+  }
+
+  /** As the shared environment, in {@code work} and with these options (say, simulated etcd); the caller closes it. */
+  public static E2eEnvironment start(Path work, LocalKubernetesOptions options) throws Exception {
+    OperatorBinaryIT.deleteRecursively(work);
+    Files.createDirectories(work);
     ImageCatalogue images = ImageCatalogue.withEtcdImages().host("busybox")
         .operator(OPERATOR_IMAGE, OperatorProcess.jar()).build();
-    LocalKubernetes kube = LocalKubernetes.start(WORK.resolve("kube"),
-        LocalKubernetesOptions.defaults().withNodes(3).withImages(images));
-    E2eEnvironment env = new E2eEnvironment(kube);
+    LocalKubernetes kube = LocalKubernetes.start(work.resolve("kube"), options.withImages(images));
+    E2eEnvironment env = new E2eEnvironment(work, kube);
     if (celRequested()) {
-      env.celServer = serveProjectApiFrom136(kube.controlPlane(), WORK.resolve("apiext"));
+      env.celServer = serveProjectApiFrom136(kube.controlPlane(), work.resolve("apiext"));
     } else {
       ProjectCrds.install(env.client);
     }
@@ -107,11 +113,11 @@ public final class E2eEnvironment implements AutoCloseable {
   /** Starts the operator (again); it resolves member DNS names through the nodes' host-wide hosts file. */
   public OperatorProcess startOperator() {
     operatorStarts++;
-    operator = OperatorProcess.start(WORK.resolve("operator-" + operatorStarts + ".log"),
+    operator = OperatorProcess.start(work.resolve("operator-" + operatorStarts + ".log"),
         Map.of("KUBECONFIG", kube.kubeconfig().toString(), "POD_NAMESPACE", "default"),
         List.of("--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0",
             "--cluster-domain", "cluster.local", "--operator-image", OPERATOR_IMAGE,
-            "--etcd-tools-dir", etcdTools().toString()),
+            "--etcd-tools-dir", etcdTools(work).toString()),
         List.of("-Djdk.net.hosts.file=" + kube.hostsFile(), "-Dsun.net.inetaddr.ttl=1",
             "-Dsun.net.inetaddr.negative.ttl=0", "-Xmx512m"))
         .awaitStarted(Duration.ofSeconds(60));
@@ -119,9 +125,9 @@ public final class E2eEnvironment implements AutoCloseable {
   }
 
   /** The operator image's restore tools; on simulated nodes, links on the host's file system that Pods share. */
-  private static Path etcdTools() {
+  private static Path etcdTools(Path work) {
     try {
-      return ImageCatalogue.etcdTools(WORK.resolve("etcd-tools"));
+      return ImageCatalogue.etcdTools(work.resolve("etcd-tools"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
