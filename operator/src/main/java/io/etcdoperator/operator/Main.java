@@ -86,6 +86,9 @@ public final class Main implements Callable<Integer> {
   String watchNamespace;
 
   public static void main(String[] args) {
+    // a new member's DNS name appears only once its Pod has an IP: the JDK's default 10 s negative cache (a security
+    // property, so -Dsun.net.inetaddr.negative.ttl cannot lower it) made every first dial of a new seed wait 10 s
+    java.security.Security.setProperty("networkaddress.cache.negative.ttl", "0");
     System.exit(commandLine(System.getenv()).execute(args));
   }
 
