@@ -130,7 +130,7 @@ class RbacE2EIT {
     Path kubeconfig = serviceAccountKubeconfig(env, dir.resolve("kubeconfig"));
     Path log = dir.resolve("operator.log");
     // One operator at a time: the shared one watches every namespace and would fight over the cluster.
-    env.killOperator();
+    env.stopOperator();
     OperatorProcess operator = null;
     try {
       operator = OperatorProcess.start(log,
@@ -169,7 +169,7 @@ class RbacE2EIT {
         operator.close();
         operator.awaitExit(Duration.ofSeconds(30));
       }
-      env.startOperator();
+      env.useDefaultOperator();
     }
   }
 
