@@ -66,7 +66,10 @@ public final class E2eEnvironment implements AutoCloseable {
     OperatorBinaryIT.deleteRecursively(WORK);
     Files.createDirectories(WORK);
     boolean image = imageRequested();
-    ImageCatalogue.Builder images = ImageCatalogue.withEtcdImages().host("busybox");
+    // -De2e.etcd=container: members from the etcd images in runc too, as in the sandbox (slower to start)
+    ImageCatalogue.Builder images = "container".equals(System.getProperty("e2e.etcd", "host"))
+        ? ImageCatalogue.withContainerEtcdImages(WORK.resolve("images")).host("busybox")
+        : ImageCatalogue.withEtcdImages().host("busybox");
     if (image) {
       images.oci(OPERATOR_IMAGE, buildImage(), "dev", WORK.resolve("images/operator"));
     } else {
