@@ -1,19 +1,39 @@
 #!/usr/bin/env bash
 # Operator benchmarks on local Kubernetes (real kube-apiserver 1.20.2 + simulated nodes): prints a Markdown table of
 # median and min–max over N runs to stdout; everything else (provisioning, Maven, progress) goes to stderr.
-#   hack/bench.sh [--runs N] [--idle-seconds S] [--fleet C] [--settle-seconds S]
+#   hack/bench.sh [--runs N] [--idle-seconds S] [--fleet C] [--settle-seconds S] [--quick]
 # Defaults: 3 runs, 60 s idle window, 20 three-member clusters, 15 s settling. A full run takes 30-60 min on 2 cores.
+# --quick: only etcd's floor, READY=3, the Pod loss and 3 -> 5 (a few minutes; for work on join times).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-runs=3 idle=60 fleet=20 settle=15
+# hack/bench.sh --simulated N [--idle-seconds S]: only SimulatedFleetBench, N three-member clusters on simulated etcd
+# (docs/benchmarks.md, "1000 simulated clusters"); builds through the reactor, prints target/bench/simulated.md.
+if [ "${1:-}" = "--simulated" ]; then
+  sim_clusters=${2:?--simulated needs a number of clusters}
+  sim_idle=${4:-60}
+  [ "${3:-}" = "--idle-seconds" ] || [ -z "${3:-}" ] || { echo "error: unknown argument '$3'" >&2; exit 2; }
+  source hack/jdk.sh
+  eval "$(hack/etcd-binaries.sh --env)"; export ETCD34_BIN ETCD35_BIN ETCD3530_BIN
+  eval "$(hack/kube-binaries.sh --env)"; export KUBE_BIN
+  eval "$(hack/apiext-binaries.sh --env)"; export APIEXT_BIN
+  rm -f e2e/target/bench/simulated.md
+  mvn -B verify -pl e2e -am -Pbench -Dcrd.bases.skipSync=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dit.test=SimulatedFleetBench -Dfailsafe.failIfNoSpecifiedTests=false -Dbench.simulated.clusters="$sim_clusters" \
+    -Dbench.simulated.idle.seconds="$sim_idle" >&2 || sim_status=$?
+  [ -s e2e/target/bench/simulated.md ] && cat e2e/target/bench/simulated.md
+  exit "${sim_status:-0}"
+fi
+
+runs=3 idle=60 fleet=20 settle=15 quick=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift 2 ;;
     --idle-seconds) idle=$2; shift 2 ;;
     --fleet) fleet=$2; shift 2 ;;
     --settle-seconds) settle=$2; shift 2 ;;
-    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --quick) quick=true; shift ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -28,7 +48,7 @@ eval "$(hack/kube-binaries.sh --env)"
 export KUBE_BIN
 
 echo "==> building the operator and local-kube (no tests)" >&2
-mvn -B -q install -DskipTests -Dcrd.bases.skipSync=true -pl api,etcd-client,pki,snapshot,operator,local-kube -am >&2
+mvn -B -q install -DskipTests -Dcrd.bases.skipSync=true -pl api,etcd-client,pki,snapshot,operator,local-kube,kubectl-etcd -am >&2
 
 table=e2e/target/bench/table.md
 progress=e2e/target/bench/progress.log
@@ -41,8 +61,8 @@ trap 'kill "$tail_pid" 2>/dev/null || true' EXIT
 
 echo "==> mvn -Pbench verify -pl e2e (runs=$runs idle=${idle}s fleet=$fleet settle=${settle}s)" >&2
 status=0
-mvn -B -pl e2e verify -Pbench -Dcrd.bases.skipSync=true -Dbench.runs="$runs" -Dbench.idle.seconds="$idle" \
-  -Dbench.fleet="$fleet" -Dbench.settle.seconds="$settle" >&2 || status=$?
+mvn -B -pl e2e verify -Pbench -Dcrd.bases.skipSync=true -Dit.test=OperatorBench -Dbench.runs="$runs" -Dbench.idle.seconds="$idle" \
+  -Dbench.fleet="$fleet" -Dbench.settle.seconds="$settle" -Dbench.quick="$quick" >&2 || status=$?
 
 if [ -s "$table" ]; then
   cat "$table"

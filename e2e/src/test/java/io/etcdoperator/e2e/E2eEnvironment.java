@@ -52,34 +52,46 @@ public final class E2eEnvironment implements AutoCloseable {
   private final KubernetesClient client;
   private ApiExtensionsServer celServer;
   private final boolean image;
+  private final Path work;
   private OperatorPod pod;
   private OperatorProcess operator;
   private int operatorStarts;
 
-  private E2eEnvironment(LocalKubernetes kube, boolean image) {
+  private E2eEnvironment(Path work, LocalKubernetes kube, boolean image) {
+    this.work = work;
     this.kube = kube;
     this.client = kube.client();
     this.image = image;
   }
 
   static E2eEnvironment start() throws Exception {
-    OperatorBinaryIT.deleteRecursively(WORK);
-    Files.createDirectories(WORK);
-    boolean image = imageRequested();
+    return start(WORK, LocalKubernetesOptions.defaults().withNodes(3), imageRequested());
+  }
+
+  /**
+   * As the shared environment, in {@code work} and with these options (say, simulated etcd), with the operator as a
+   * host JVM (benchmarks sample its process); the caller closes it.
+   */
+  public static E2eEnvironment start(Path work, LocalKubernetesOptions options) throws Exception {
+    return start(work, options, false);
+  }
+
+  private static E2eEnvironment start(Path work, LocalKubernetesOptions options, boolean image) throws Exception {
+    OperatorBinaryIT.deleteRecursively(work);
+    Files.createDirectories(work);
     // -De2e.etcd=container: members from the etcd images in runc too, as in the sandbox (slower to start)
     ImageCatalogue.Builder images = "container".equals(System.getProperty("e2e.etcd", "host"))
-        ? ImageCatalogue.withContainerEtcdImages(WORK.resolve("images")).host("busybox")
+        ? ImageCatalogue.withContainerEtcdImages(work.resolve("images")).host("busybox")
         : ImageCatalogue.withEtcdImages().host("busybox");
     if (image) {
-      images.oci(OPERATOR_IMAGE, buildImage(), "dev", WORK.resolve("images/operator"));
+      images.oci(OPERATOR_IMAGE, buildImage(), "dev", work.resolve("images/operator"));
     } else {
       images.operator(OPERATOR_IMAGE, OperatorProcess.jar());
     }
-    LocalKubernetes kube = LocalKubernetes.start(WORK.resolve("kube"),
-        LocalKubernetesOptions.defaults().withNodes(3).withImages(images.build()));
-    E2eEnvironment env = new E2eEnvironment(kube, image);
+    LocalKubernetes kube = LocalKubernetes.start(work.resolve("kube"), options.withImages(images.build()));
+    E2eEnvironment env = new E2eEnvironment(work, kube, image);
     if (celRequested()) {
-      env.celServer = serveProjectApiFrom136(kube.controlPlane(), WORK.resolve("apiext"));
+      env.celServer = serveProjectApiFrom136(kube.controlPlane(), work.resolve("apiext"));
     } else {
       ProjectCrds.install(env.client);
     }
@@ -246,9 +258,9 @@ public final class E2eEnvironment implements AutoCloseable {
         "--operator-image", OPERATOR_IMAGE));
     if (!image) {
       // agent Pods run the host jar then; the image's own tools are at its default /opt/etcd-tools
-      args.addAll(List.of("--etcd-tools-dir", etcdTools().toString()));
+      args.addAll(List.of("--etcd-tools-dir", etcdTools(work).toString()));
     }
-    operator = OperatorProcess.start(WORK.resolve("operator-" + operatorStarts + ".log"),
+    operator = OperatorProcess.start(work.resolve("operator-" + operatorStarts + ".log"),
         Map.of("KUBECONFIG", kube.kubeconfig().toString(), "POD_NAMESPACE", "default"), args,
         List.of("-Djdk.net.hosts.file=" + kube.hostsFile(), "-Dsun.net.inetaddr.ttl=1",
             "-Dsun.net.inetaddr.negative.ttl=0", "-Xmx512m"))
@@ -257,9 +269,9 @@ public final class E2eEnvironment implements AutoCloseable {
   }
 
   /** The operator image's restore tools; on simulated nodes, links on the host's file system that Pods share. */
-  private static Path etcdTools() {
+  private static Path etcdTools(Path work) {
     try {
-      return ImageCatalogue.etcdTools(WORK.resolve("etcd-tools"));
+      return ImageCatalogue.etcdTools(work.resolve("etcd-tools"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,5 +1,6 @@
 package io.etcdoperator.localkube;
 
+import io.etcdoperator.localkube.network.ClusterDns;
 import io.etcdoperator.localkube.network.ClusterHosts;
 import io.etcdoperator.localkube.network.PodNetwork;
 import io.etcdoperator.localkube.node.KubeletTls;
@@ -8,6 +9,8 @@ import io.etcdoperator.localkube.node.NodeFacilities;
 import io.etcdoperator.localkube.node.NodeOptions;
 import io.etcdoperator.localkube.node.PodScheduler;
 import io.etcdoperator.localkube.node.SimulatedNode;
+import io.etcdoperator.localkube.simetcd.EtcdRules;
+import io.etcdoperator.localkube.simetcd.SimulatedEtcd;
 import io.etcdoperator.localkube.storage.LocalVolumeProvisioner;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,10 +19,12 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
@@ -34,6 +39,7 @@ public final class LocalKubernetes implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(LocalKubernetes.class.getName());
     private static final Duration NODES_READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final int SIMULATED_MAX_PODS = 1000;
 
     private final Path workDir;
     private final List<AutoCloseable> resources = new ArrayList<>();
@@ -82,14 +88,26 @@ public final class LocalKubernetes implements AutoCloseable {
         progress.accept("pod network: " + network.describe());
         hosts = new ClusterHosts(client, workDir.resolve("hosts"), options.clusterDomain());
         resources.add(hosts);
+        ClusterHosts names = hosts;
+        network.dnsServer().ifPresent(address -> resources.add(ClusterDns.serve(address, names::address)));
         resources.add(new LocalVolumeProvisioner(client, workDir.resolve("volumes")));
         MountPoints mountPoints = new MountPoints();
         resources.add(mountPoints);
         SSLContext kubeletTls = KubeletTls.create(workDir.resolve("kubelet"));
+        Optional<SimulatedEtcd> simulatedEtcd = Optional.empty();
+        if (options.simulatedEtcd()) {
+            SimulatedEtcd etcd = new SimulatedEtcd(Clock.systemUTC(), EtcdRules.etcdDefaults());
+            resources.add(etcd);
+            simulatedEtcd = Optional.of(etcd);
+            progress.accept("etcd member Pods are answered by a simulated etcd");
+        }
         NodeFacilities facilities = new NodeFacilities(client, network, hosts, options.images(), mountPoints,
-                options.backOff(), workDir.resolve("nodes"));
+                options.backOff(), workDir.resolve("nodes"), simulatedEtcd);
         for (int i = 1; i <= options.nodes(); i++) {
             NodeOptions nodeOptions = NodeOptions.named("node-" + i);
+            if (options.simulatedEtcd()) {
+                nodeOptions = nodeOptions.withMaxPods(SIMULATED_MAX_PODS);
+            }
             if (!options.zones().isEmpty()) {
                 nodeOptions = nodeOptions.inZone(options.zones().get((i - 1) % options.zones().size()));
             }

@@ -17,7 +17,8 @@ import java.util.concurrent.CountDownLatch;
  * progress lines and then one line starting with {@code ready}; on SIGTERM it stops everything it started. With
  * {@code --crds-on-1.36} the CRDs of DIR are served by a 1.36 apiextensions-apiserver behind the aggregator (CEL
  * enforced; see docs/local-kubernetes.md).
- * With {@code --containers true --operator-layout OCI-DIR}, Pods run from images in runc containers.
+ * With {@code --containers true --operator-layout OCI-DIR}, Pods run from images in runc containers. With
+ * {@code --simulated-etcd true}, etcd member Pods are answered by a simulated etcd (no processes).
  */
 public final class Main {
 
@@ -54,6 +55,7 @@ public final class Main {
                 case "--crds-on-1.36" -> celCrds = Path.of(value);
                 case "--operator-layout" -> operatorLayout = Path.of(value);
                 case "--containers" -> containers = Boolean.parseBoolean(value);
+                case "--simulated-etcd" -> options = Boolean.parseBoolean(value) ? options.withSimulatedEtcd() : options;
                 default -> usage(2);
             }
         }
@@ -112,7 +114,7 @@ public final class Main {
     private static void usage(int status) {
         System.err.println("usage: Main --work-dir DIR [--nodes N] [--zones a,b,c] [--cluster-domain D]"
                 + " [--kubeconfig PATH] [--operator-jar JAR --operator-image IMAGE] [--crds-on-1.36 DIR]"
-                + " [--containers true] [--operator-layout OCI-DIR --operator-image IMAGE]");
+                + " [--containers true] [--operator-layout OCI-DIR --operator-image IMAGE] [--simulated-etcd true]");
         System.exit(status);
     }
 }

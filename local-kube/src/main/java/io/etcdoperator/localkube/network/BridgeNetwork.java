@@ -108,6 +108,11 @@ final class BridgeNetwork implements PodNetwork {
     }
 
     @Override
+    public java.util.Optional<String> dnsServer() {
+        return java.util.Optional.of(gateway());
+    }
+
+    @Override
     public String describe() {
         return "bridge " + bridge() + " " + SUBNET_PREFIX + subnet + ".0/24";
     }
@@ -219,6 +224,9 @@ final class BridgeNetwork implements PodNetwork {
             try {
                 Files.createDirectories(hostsFile().getParent());
                 Files.writeString(hostsFile(), "127.0.0.1\tlocalhost\n");
+                // `ip netns exec` binds it over /etc/resolv.conf: queries go to ClusterDns, never off the machine
+                Files.writeString(hostsFile().resolveSibling("resolv.conf"), "nameserver " + gateway()
+                        + "\noptions ndots:1 timeout:1 attempts:2\n");
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write " + hostsFile(), e);
             }

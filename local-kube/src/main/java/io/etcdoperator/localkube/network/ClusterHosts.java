@@ -92,6 +92,13 @@ public final class ClusterHosts implements AutoCloseable {
         }
     }
 
+    /** The address of a cluster name (lower case, without the trailing dot), as the hosts files have it now. */
+    public java.util.Optional<String> address(String name) {
+        return HostsEntries.compute(pods.getStore().list(), services.getStore().list(), clusterDomain).stream()
+                .filter(entry -> entry.names().stream().anyMatch(n -> n.equalsIgnoreCase(name)))
+                .map(HostsEntries.Entry::ip).findFirst();
+    }
+
     /** Returns once every file reflects the informers' current view; for tests and for Pod start-up. */
     public void flush() {
         rewrite();

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * The names cluster DNS would serve, as hosts-file lines: {@code <hostname>.<subdomain>.<namespace>.svc} for Pods
@@ -27,6 +28,9 @@ public final class HostsEntries {
 
     public static List<Entry> compute(List<Pod> pods, List<Service> services, String clusterDomain) {
         List<Entry> entries = new ArrayList<>();
+        // by namespace: thousands of Services times thousands of Pods (simulated fleets) would be quadratic
+        Map<String, List<Pod>> podsByNamespace = pods.stream()
+                .collect(Collectors.groupingBy(pod -> pod.getMetadata().getNamespace()));
         for (Service service : services) {
             if (service.getSpec() == null || service.getSpec().getSelector() == null
                     || service.getSpec().getSelector().isEmpty()) {
@@ -35,8 +39,8 @@ public final class HostsEntries {
             String namespace = service.getMetadata().getNamespace();
             String serviceName = service.getMetadata().getName() + "." + namespace + ".svc";
             boolean headless = "None".equals(service.getSpec().getClusterIP());
-            for (Pod pod : pods) {
-                if (!namespace.equals(pod.getMetadata().getNamespace()) || !published(pod, service)) {
+            for (Pod pod : podsByNamespace.getOrDefault(namespace, List.of())) {
+                if (!published(pod, service)) {
                     continue;
                 }
                 String ip = pod.getStatus().getPodIP();

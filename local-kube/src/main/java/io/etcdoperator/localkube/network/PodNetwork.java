@@ -14,6 +14,11 @@ public interface PodNetwork extends AutoCloseable {
     /** The address by which Pods reach a server on this host that listens on all interfaces (a test's S3, say). */
     String hostAddress();
 
+    /** Where Pods send DNS queries (their resolv.conf names it), when they have a resolver of their own. */
+    default java.util.Optional<String> dnsServer() {
+        return java.util.Optional.empty();
+    }
+
     @Override
     void close();
 

@@ -19,6 +19,10 @@ public record NodeOptions(String name, Optional<String> zone, Map<String, String
         return new NodeOptions(name, Optional.of(zone), labels, cpus, memory, maxPods, heartbeat);
     }
 
+    public NodeOptions withMaxPods(int pods) {
+        return new NodeOptions(name, zone, labels, cpus, memory, pods, heartbeat);
+    }
+
     public NodeOptions withLabels(Map<String, String> extra) {
         return new NodeOptions(name, zone, Map.copyOf(extra), cpus, memory, maxPods, heartbeat);
     }

@@ -167,6 +167,10 @@ final class RuncContainer {
         // the container's own cgroup, read-only: the JVM sizes its heap from the memory limit it finds there
         mount(mounts, "/sys/fs/cgroup", "cgroup", "cgroup", List.of("nosuid", "noexec", "nodev", "relatime", "ro"));
         mount(mounts, "/etc/hosts", "bind", spec.hostsFile().toString(), List.of("rbind", "ro"));
+        Path resolv = spec.hostsFile().resolveSibling("resolv.conf"); // the sandbox's, naming ClusterDns
+        if (Files.exists(resolv)) {
+            mount(mounts, "/etc/resolv.conf", "bind", resolv.toString(), List.of("rbind", "ro"));
+        }
         spec.mounts().stream().sorted(Comparator.comparingInt(m -> m.target().getNameCount())).forEach(m ->
                 mount(mounts, m.target().toString(), "bind", m.source().toString(),
                         List.of("rbind", m.readOnly() ? "ro" : "rw")));

@@ -35,12 +35,15 @@ public final class SimulatedNode implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SimulatedNode.class.getName());
     private static final String LEASE_NAMESPACE = "kube-node-lease";
     private static final int LEASE_SECONDS = 40;
+    private static final Duration REFRESH = Duration.ofMillis(500);
 
     private final NodeFacilities facilities;
     private final NodeOptions options;
     private final KubernetesClient client;
     private final KubeletServer server;
     private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
+    private final Map<String, SimulatedMemberPod> simulated = new ConcurrentHashMap<>();
+    private ScheduledExecutorService simulatedRefresh;
     private final Set<String> finished = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService heartbeats;
     private volatile boolean stopped;
@@ -244,6 +247,10 @@ public final class SimulatedNode implements AutoCloseable {
         if (finished.contains(uid)) {
             return;
         }
+        if (facilities.simulatedEtcd().isPresent() && SimulatedMemberPod.isEtcdMember(pod)) {
+            onSimulatedMember(pod);
+            return;
+        }
         PodWorker worker = workers.get(uid);
         if (worker == null) {
             if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -261,9 +268,57 @@ public final class SimulatedNode implements AutoCloseable {
         worker.update(pod);
     }
 
+    /** Simulated-etcd mode: the member Pod gets no process; it is refreshed every {@code REFRESH} until deleted. */
+    private synchronized void onSimulatedMember(Pod pod) {
+        String uid = pod.getMetadata().getUid();
+        SimulatedMemberPod member = simulated.get(uid);
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+            if (member != null) {
+                member.terminate();
+            } else {
+                deletePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), uid);
+            }
+            return;
+        }
+        if (member != null) {
+            return;
+        }
+        if (simulatedRefresh == null) {
+            simulatedRefresh = Executors.newScheduledThreadPool(2,
+                    Thread.ofPlatform().daemon().name("simulated-members-" + options.name() + "-", 0).factory());
+            simulatedRefresh.scheduleWithFixedDelay(this::refreshSimulated, 0, REFRESH.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+        SimulatedMemberPod created = new SimulatedMemberPod(this, facilities, facilities.simulatedEtcd().get(), pod);
+        simulated.put(uid, created);
+        simulatedRefresh.execute(created::refresh);
+    }
+
+    private void refreshSimulated() {
+        if (stopped) {
+            return;
+        }
+        for (SimulatedMemberPod member : simulated.values()) {
+            try {
+                member.refresh();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "cannot refresh simulated member " + member.uid(), e);
+            }
+        }
+    }
+
+    void forgetSimulated(SimulatedMemberPod member) {
+        finished.add(member.uid());
+        simulated.remove(member.uid());
+    }
+
     @Override
     public void close() {
         heartbeats.shutdownNow();
+        if (simulatedRefresh != null) {
+            simulatedRefresh.shutdownNow();
+        }
+        List.copyOf(simulated.values()).forEach(SimulatedMemberPod::end);
         if (kubernetesService != null) {
             kubernetesService.close();
         }
@@ -298,6 +353,10 @@ public final class SimulatedNode implements AutoCloseable {
             PodWorker worker = workers.get(pod.getMetadata().getUid());
             if (worker != null) {
                 worker.gone();
+            }
+            SimulatedMemberPod member = simulated.get(pod.getMetadata().getUid());
+            if (member != null) {
+                member.end();
             }
         }
     }

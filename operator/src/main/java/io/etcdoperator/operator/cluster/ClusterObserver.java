@@ -52,13 +52,8 @@ public class ClusterObserver {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterObserver.class);
 
-  /** The observation plus the objects and open etcd connection (if one was made) for the executor to reuse. */
-  public record Observation(ObservedCluster cluster, List<EtcdMember> members, Optional<EtcdAdmin> etcd)
-      implements AutoCloseable {
-    @Override
-    public void close() {
-      etcd.ifPresent(EtcdAdmin::close);
-    }
+  /** The observation plus the objects and the cluster's pooled etcd connection (if it answered) for the executor. */
+  public record Observation(ObservedCluster cluster, List<EtcdMember> members, Optional<EtcdAdmin> etcd) {
 
     public Optional<EtcdMember> member(String name) {
       return members.stream().filter(m -> m.getMetadata().getName().equals(name)).findFirst();
@@ -109,7 +104,7 @@ public class ClusterObserver {
     }
     EtcdAdmin etcd = null;
     try {
-      etcd = dialer.open(cluster, endpoints);
+      etcd = dialer.shared(cluster, endpoints);
       Membership membership = etcd.members();
       List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster);
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
@@ -118,7 +113,7 @@ public class ClusterObserver {
       return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {
-        etcd.close();
+        dialer.discard(cluster); // the next pass dials afresh
       }
       EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
       return new Observation(new ObservedCluster(clusterId, observed(members, pods, pvcs, target, restartAt, now, null, null,

@@ -39,11 +39,13 @@ public class ClusterReconcile {
 
   private final KubernetesClient client;
   private final ClusterObserver observer;
+  private final EtcdDialer dialer;
   private final StepExecutor executor;
   private final ClusterObjects objects;
   private final ClusterReport report;
   private final Clock clock;
   private final ClusterPlanner planner = new ClusterPlanner();
+  private final WaitPacing pacing = new WaitPacing();
   private final boolean certManagerInstalled;
   private final CertManagerObjects certificates;
   private final IssuedTlsReconcile issuedTls;
@@ -59,6 +61,7 @@ public class ClusterReconcile {
       Clock clock, boolean certManagerInstalled, String clusterDomain) {
     this.client = client;
     this.observer = new ClusterObserver(client, dialer);
+    this.dialer = dialer;
     this.executor = new StepExecutor(client, events, clock);
     this.objects = new ClusterObjects(client);
     this.report = new ClusterReport(client, events, metrics, objects);
@@ -72,6 +75,8 @@ public class ClusterReconcile {
     EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get();
     if (cluster == null) {
       report.forget(namespace, name);
+      pacing.forget(namespace + "/" + name);
+      dialer.discard(namespace, name);
       return Optional.empty();
     }
     if (cluster.getMetadata().getDeletionTimestamp() != null) {
@@ -94,10 +99,9 @@ public class ClusterReconcile {
     Optional<String> conflict = objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
     try {
       Optional<Duration> tls = tls(cluster, now);
-      try (ClusterObserver.Observation observation = observer.observe(cluster, now)) {
-        Duration next = pass(cluster, before, observation, refusals, conflict, now);
-        return Optional.of(tls.filter(t -> t.compareTo(next) < 0).orElse(next));
-      }
+      ClusterObserver.Observation observation = observer.observe(cluster, now);
+      Duration next = pass(cluster, before, observation, refusals, conflict, now);
+      return Optional.of(tls.filter(t -> t.compareTo(next) < 0).orElse(next));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
         return Optional.of(StepExecutor.SOON);
@@ -153,6 +157,7 @@ public class ClusterReconcile {
     boolean authPending = observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled());
     report.pass(cluster, before, observed, desired, complete && !authPending, outcome, refusals, exceeded, now);
     report.write(cluster, before);
-    return outcome.recheck();
+    return pacing.pace(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName(), outcome.reason(),
+        outcome.recheck(), now);
   }
 }

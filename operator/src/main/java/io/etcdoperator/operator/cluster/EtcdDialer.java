@@ -3,12 +3,14 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.ClientTls;
 import io.etcdoperator.api.v1alpha2.ClusterTls;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.etcd.ConnectionPool;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdConnection;
 import io.etcdoperator.operator.resources.MemberTlsView;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -27,18 +29,49 @@ public class EtcdDialer {
     }
   }
 
+  /** A cluster is reconciled at least once a minute: a connection unused for this long belongs to a deleted one. */
+  static final Duration IDLE = Duration.ofMinutes(5);
+
   private final KubernetesClient client;
   private final EtcdAdmin.Factory factory;
   private final Duration timeout;
+  private final ConnectionPool pool;
 
   public EtcdDialer(KubernetesClient client, EtcdAdmin.Factory factory, Duration timeout) {
     this.client = client;
     this.factory = factory;
     this.timeout = timeout;
+    this.pool = new ConnectionPool(factory, IDLE, Clock.systemUTC());
   }
 
+  /** A connection of the caller's own, to close when done (membership changes of single members, cleanup). */
   public EtcdAdmin open(EtcdCluster cluster, List<URI> endpoints) {
     return factory.open(new EtcdConnection(endpoints, tls(cluster), credentials(cluster), timeout));
+  }
+
+  /**
+   * The cluster's one pooled connection, reused by every pass while endpoints, TLS material and credentials stay the
+   * same. Never closed by the caller; {@link #discard} it when it failed.
+   */
+  public EtcdAdmin shared(EtcdCluster cluster, List<URI> endpoints) {
+    return pool.lease(key(cluster), new EtcdConnection(endpoints, tls(cluster), credentials(cluster), timeout));
+  }
+
+  public void discard(EtcdCluster cluster) {
+    pool.discard(key(cluster));
+  }
+
+  public void discard(String namespace, String name) {
+    pool.discard(namespace + "/" + name);
+  }
+
+  /** Open pooled connections (a metric: at most one per cluster). */
+  public int pooled() {
+    return pool.size();
+  }
+
+  private static String key(EtcdCluster cluster) {
+    return cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
   }
 
   private Optional<EtcdConnection.ClientTls> tls(EtcdCluster cluster) {

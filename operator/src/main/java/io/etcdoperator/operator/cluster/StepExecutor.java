@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -25,8 +26,14 @@ import org.slf4j.LoggerFactory;
 public class StepExecutor {
 
   private static final Logger LOG = LoggerFactory.getLogger(StepExecutor.class);
-  static final Duration SOON = Duration.ofSeconds(1);
+  /** After a change: the next step is planned on a fresh observation right away; never a second step in this pass. */
+  static final Duration SOON = Duration.ofMillis(100);
   static final Duration STEADY = Duration.ofSeconds(30);
+  /**
+   * etcd refuses a member add until the member asked has been connected to every voter for 5 s, and a promotion until
+   * the learner caught up: both open on their own, so asking again shortly costs one cheap call, not a back-off.
+   */
+  static final Duration ETCD_GATE = Duration.ofMillis(200);
 
   /**
    * What happened: the reason to report, a message, when to look again, a cluster id to latch, whether auth is now
@@ -63,7 +70,7 @@ public class StepExecutor {
       LOG.atInfo().addKeyValue("step", step.getClass().getSimpleName()).addKeyValue("error", e.getMessage())
           .log("etcd refused the step; will retry");
       return Outcome.of(Reason.MEMBERSHIP_CHANGE_REFUSED, step.reason().reason() + " refused by etcd: " + e.getMessage(),
-          Duration.ofSeconds(5));
+          ETCD_GATE);
     }
   }
 
@@ -73,7 +80,12 @@ public class StepExecutor {
       case Step.CreateSeed s -> {
         EtcdMember seed = create(cluster, true);
         patchStatus(seed, Map.of("isVoter", true));
-        yield changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed));
+        // its name came from the API server; it may start at once (should this fail, the planner asks CompleteSeed)
+        String initialCluster = io.etcdoperator.operator.planner.InitialCluster.of(List.of(
+            new io.etcdoperator.operator.planner.InitialCluster.Entry(name(seed), Names.peerUrl(seed))));
+        writeInitialCluster(cluster, name(seed), initialCluster);
+        yield changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed)
+            + "; initial cluster " + initialCluster);
       }
       case Step.CompleteSeed s -> {
         writeInitialCluster(cluster, s.member(), s.initialCluster());
@@ -230,9 +242,12 @@ public class StepExecutor {
     try {
       var after = etcd.addLearner(s.peerUrl());
       String id = after.byPeerUrl(s.peerUrl()).map(m -> m.id().hex()).orElse("?");
-      return changed(cluster, s.reason(), "added member " + s.member() + " as learner " + id);
+      // the same step lets it start: should this write fail, the planner sees a learner without a Pod and writes it
+      writeInitialCluster(cluster, s.member(), s.initialCluster());
+      return changed(cluster, s.reason(), "added member " + s.member() + " as learner " + id + "; it may start: "
+          + "initial cluster " + s.initialCluster());
     } catch (EtcdException.MembershipRefused | EtcdException.Unavailable e) {
-      return Outcome.of(Reason.LEARNER_CATCHING_UP, "learner add refused: " + e.getMessage(), Duration.ofSeconds(5));
+      return Outcome.of(Reason.LEARNER_CATCHING_UP, "learner add refused: " + e.getMessage(), ETCD_GATE);
     }
   }
 
@@ -250,7 +265,7 @@ public class StepExecutor {
       }
     } catch (EtcdException.LearnerNotReady e) {
       LOG.atInfo().addKeyValue("member", s.member()).log("learner not yet promotable; will retry");
-      return Outcome.of(Reason.LEARNER_CATCHING_UP, s.member() + " is not yet in sync with the leader", Duration.ofSeconds(2));
+      return Outcome.of(Reason.LEARNER_CATCHING_UP, s.member() + " is not yet in sync with the leader", ETCD_GATE);
     }
     patchStatus(client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).get(),
         Map.of("isVoter", true));

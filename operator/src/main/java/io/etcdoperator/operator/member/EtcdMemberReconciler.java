@@ -17,6 +17,8 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -28,6 +30,8 @@ import java.util.List;
     generationAwareEventProcessing = false,
     maxReconciliationInterval = @MaxReconciliationInterval(interval = 60, timeUnit = TimeUnit.SECONDS))
 public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<EtcdMember> {
+
+  private static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
 
   private final MemberReconcile pass;
 
@@ -51,7 +55,15 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
     if (fresh == null || fresh.getMetadata().getDeletionTimestamp() != null) {
       return control;
     }
-    return pass.reconcile(fresh).map(d -> control.rescheduleAfter(d)).orElse(control);
+    try {
+      return pass.reconcile(fresh).map(d -> control.rescheduleAfter(d)).orElse(control);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      // the cluster controller wrote isVoter or the initial cluster meanwhile: read again now, not after a back-off
+      return control.rescheduleAfter(CONFLICT_RETRY);
+    }
   }
 
   @Override

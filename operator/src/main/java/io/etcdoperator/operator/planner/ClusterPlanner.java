@@ -19,6 +19,9 @@ import java.util.Optional;
 public final class ClusterPlanner {
 
   static final Duration SHORT = Duration.ofSeconds(2);
+  /** A learner's Pod was started: etcd lists it as started within a second, and nothing in Kubernetes says when. */
+  static final Duration LEARNER_START = Duration.ofMillis(250);
+  static final Duration LEARNER_START_WINDOW = Duration.ofSeconds(20);
   static final Duration MEDIUM = Duration.ofSeconds(5);
   static final Duration LONG = Duration.ofSeconds(10);
   /** A learner whose Pod has not been up this long after its EtcdMember was created is removed and made again. */
@@ -164,7 +167,8 @@ public final class ClusterPlanner {
       return new Wait(Reason.WAITING_FOR_SEED, "seed member " + s.name() + " has no Pod yet", MEDIUM);
     }
     if (observed.etcd() instanceof Unreachable u) {
-      return unreachable(u);
+      // a new seed answers within a second or two of its Pod starting, and no Kubernetes event says when
+      return new Wait(u.reason(), u.detail(), starting(s, observed) ? LEARNER_START : LONG);
     }
     if (observed.etcd() instanceof Reached reached) {
       Membership m = reached.membership();
@@ -195,7 +199,7 @@ public final class ClusterPlanner {
         // etcd admits one learner at a time; the earlier one must be promoted or removed first.
         return new Wait(Reason.LEARNER_CATCHING_UP, "another learner is still joining", SHORT);
       }
-      return new Step.AddLearner(joiner.name(), joiner.peerUrl());
+      return new Step.AddLearner(joiner.name(), joiner.peerUrl(), InitialCluster.afterAdding(membership, observed, joiner));
     }
     return new Step.WriteInitialCluster(joiner.name(), InitialCluster.from(membership, observed, joiner));
   }
@@ -218,11 +222,17 @@ public final class ClusterPlanner {
         return Optional.of(new Step.RemoveStuckLearner(owner.get().name()));
       }
       if (notStarted) {
-        return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet", SHORT));
+        return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet",
+            starting(owner.get(), observed) ? LEARNER_START : SHORT));
       }
       return Optional.of(new Step.PromoteLearner(owner.get().name(), learner.id()));
     }
     return Optional.empty();
+  }
+
+  /** Created moments ago: its etcd is expected to answer any moment, so it is looked at often. */
+  private static boolean starting(ObservedMember member, ObservedCluster observed) {
+    return member.created().plus(LEARNER_START_WINDOW).isAfter(observed.observedAt());
   }
 
   private Optional<Step> removeOrphans(ObservedCluster observed, Membership membership) {

@@ -32,6 +32,15 @@ public final class InitialCluster {
     return of(entries);
   }
 
+  /** What {@link #from} returns once the joiner is added: etcd's list today plus the joiner's own entry. */
+  static String afterAdding(Membership membership, ObservedCluster observed, ObservedMember joiner) {
+    List<Entry> entries = new java.util.ArrayList<>(membership.members().stream()
+        .map(m -> new Entry(nameOf(m, observed, joiner), m.peerUrls().get(0)))
+        .toList());
+    entries.add(new Entry(joiner.name(), joiner.peerUrl()));
+    return of(entries);
+  }
+
   private static String nameOf(Member member, ObservedCluster observed, ObservedMember joiner) {
     if (member.peerUrls().contains(joiner.peerUrl())) {
       return joiner.name();

@@ -41,7 +41,8 @@ public sealed interface Step {
   }
 
   /** MemberAddAsLearner for a pending member's peer URL. */
-  record AddLearner(String member, URI peerUrl) implements Step {
+  /** MemberAddAsLearner, then the member may start at once with {@code initialCluster} (etcd's list plus itself). */
+  record AddLearner(String member, URI peerUrl, String initialCluster) implements Step {
     public Reason reason() {
       return Reason.LEARNER_ADDED;
     }

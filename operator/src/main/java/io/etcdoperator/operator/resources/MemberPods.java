@@ -244,12 +244,13 @@ public final class MemberPods {
 
   /**
    * Ready when etcd's own /health says so (no leader or a CORRUPT alarm fail it). NOSPACE is excluded: such a member
-   * still serves reads and deletes, and the operator needs its status to reclaim the space.
+   * still serves reads and deletes, and the operator needs its status to reclaim the space. Probed every second from
+   * the start: each join waits for the previous member's readiness, and /health is one cheap read (docs/benchmarks.md).
    */
   private static Probe readiness() {
     return new ProbeBuilder()
         .withNewHttpGet().withPath("/health?exclude=NOSPACE").withPort(new IntOrString(Names.METRICS_PORT)).withScheme("HTTP").endHttpGet()
-        .withInitialDelaySeconds(5).withPeriodSeconds(5).withFailureThreshold(3).withTimeoutSeconds(3)
+        .withInitialDelaySeconds(0).withPeriodSeconds(1).withFailureThreshold(3).withTimeoutSeconds(3)
         .build();
   }
 

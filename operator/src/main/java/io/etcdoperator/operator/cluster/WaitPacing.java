@@ -1,0 +1,33 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.operator.reason.Reason;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Quick rechecks are for gates that open within seconds (etcd's 5 s health gate, a learner starting). When the same
+ * reason holds for longer, something else is wrong and the cluster is looked at no more often than every 2 s.
+ */
+final class WaitPacing {
+
+  static final Duration PATIENCE = Duration.ofSeconds(15);
+  static final Duration SLOWEST_QUICK = Duration.ofSeconds(2);
+
+  private record Since(Reason reason, Instant at) {
+  }
+
+  private final Map<String, Since> current = new ConcurrentHashMap<>();
+
+  Duration pace(String cluster, Reason reason, Duration recheck, Instant now) {
+    Since since = current.compute(cluster, (k, held) -> held != null && held.reason() == reason ? held
+        : new Since(reason, now));
+    boolean lasting = since.at().plus(PATIENCE).isBefore(now);
+    return lasting && recheck.compareTo(SLOWEST_QUICK) < 0 ? SLOWEST_QUICK : recheck;
+  }
+
+  void forget(String cluster) {
+    current.remove(cluster);
+  }
+}
