@@ -23,8 +23,13 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One local Kubernetes (control plane + 3 simulated nodes) with the CRDs installed and the operator running as a
- * process, shared by every end-to-end test of a run. Each test works in its own namespace.
+ * One local Kubernetes (control plane + 3 simulated nodes) with the CRDs installed and the operator running, shared
+ * by every end-to-end test of a run. Each test works in its own namespace.
+ *
+ * <p>By default the operator runs as users run it: hack/image.sh builds its image once per run, the chart installs it
+ * (Deployment etcd-operator in etcd-operator-system: in-cluster config, leader election, probes), and a node runs it
+ * in a runc container; snapshot Jobs and restore init containers run that same image. With
+ * {@code -De2e.operator=host}, or for a test that calls {@link #useHostOperator()}, it is a JVM on the host.
  *
  * <p>Our API group is served by a Kubernetes 1.36 apiextensions-apiserver behind kube-apiserver 1.20's aggregator,
  * so the CRDs' CEL rules are enforced (see docs/local-kubernetes.md). With {@code -De2e.cel=false} the CRDs live in
@@ -40,39 +45,128 @@ public final class E2eEnvironment implements AutoCloseable {
   private static final Path WORK = Path.of("target", "e2e-" + ProcessHandle.current().pid()).toAbsolutePath();
 
   public static final String CEL_PROPERTY = "e2e.cel";
+  public static final String OPERATOR_PROPERTY = "e2e.operator";
+  private static final Path ROOT = ProjectCrds.directory().resolve("../../..").toAbsolutePath().normalize();
 
-  private final Path work;
   private final LocalKubernetes kube;
   private final KubernetesClient client;
   private ApiExtensionsServer celServer;
+  private final boolean image;
+  private final Path work;
+  private OperatorPod pod;
   private OperatorProcess operator;
   private int operatorStarts;
 
-  private E2eEnvironment(Path work, LocalKubernetes kube) {
+  private E2eEnvironment(Path work, LocalKubernetes kube, boolean image) {
     this.work = work;
     this.kube = kube;
     this.client = kube.client();
+    this.image = image;
   }
 
   static E2eEnvironment start() throws Exception {
-    return start(WORK, LocalKubernetesOptions.defaults().withNodes(3));
+    return start(WORK, LocalKubernetesOptions.defaults().withNodes(3), imageRequested());
   }
 
-  /** As the shared environment, in {@code work} and with these options (say, simulated etcd); the caller closes it. */
+  /**
+   * As the shared environment, in {@code work} and with these options (say, simulated etcd), with the operator as a
+   * host JVM (benchmarks sample its process); the caller closes it.
+   */
   public static E2eEnvironment start(Path work, LocalKubernetesOptions options) throws Exception {
+    return start(work, options, false);
+  }
+
+  private static E2eEnvironment start(Path work, LocalKubernetesOptions options, boolean image) throws Exception {
     OperatorBinaryIT.deleteRecursively(work);
     Files.createDirectories(work);
-    ImageCatalogue images = ImageCatalogue.withEtcdImages().host("busybox")
-        .operator(OPERATOR_IMAGE, OperatorProcess.jar()).build();
-    LocalKubernetes kube = LocalKubernetes.start(work.resolve("kube"), options.withImages(images));
-    E2eEnvironment env = new E2eEnvironment(work, kube);
+    // -De2e.etcd=container: members from the etcd images in runc too, as in the sandbox (slower to start)
+    ImageCatalogue.Builder images = "container".equals(System.getProperty("e2e.etcd", "host"))
+        ? ImageCatalogue.withContainerEtcdImages(work.resolve("images")).host("busybox")
+        : ImageCatalogue.withEtcdImages().host("busybox");
+    if (image) {
+      images.oci(OPERATOR_IMAGE, buildImage(), "dev", work.resolve("images/operator"));
+    } else {
+      images.operator(OPERATOR_IMAGE, OperatorProcess.jar());
+    }
+    LocalKubernetes kube = LocalKubernetes.start(work.resolve("kube"), options.withImages(images.build()));
+    E2eEnvironment env = new E2eEnvironment(work, kube, image);
     if (celRequested()) {
       env.celServer = serveProjectApiFrom136(kube.controlPlane(), work.resolve("apiext"));
     } else {
       ProjectCrds.install(env.client);
     }
-    env.startOperator();
+    if (image) {
+      env.installChart();
+    } else {
+      env.startOperator();
+    }
     return env;
+  }
+
+  /** The image from hack/image.sh (an OCI layout, tag dev), built once per test JVM, i.e. once per Maven run. */
+  private static Path buildImage() throws IOException, InterruptedException {
+    Instant started = Instant.now();
+    List<String> out = run(WORK.resolve("image-build.log"), List.of(ROOT.resolve("hack/image.sh").toString()));
+    System.out.printf("e2e: operator image built in %d s%n", Duration.between(started, Instant.now()).toSeconds());
+    return Path.of(out.getLast().strip());
+  }
+
+  /**
+   * helm install of charts/etcd-operator as docs/installation.md says, --skip-crds because the CRDs are in place
+   * (on the 1.36 server, or refused by Helm's strict validation on 1.20); waits for the Deployment to be available.
+   */
+  private void installChart() throws IOException, InterruptedException {
+    Instant started = Instant.now();
+    run(WORK.resolve("helm.log"), List.of(helm(), "install", "etcd-operator", ROOT.resolve("charts/etcd-operator")
+        .toString(), "--kubeconfig", kube.kubeconfig().toString(), "--namespace", OperatorPod.NAMESPACE,
+        "--create-namespace", "--skip-crds", "--set", "image.tag=" + OPERATOR_IMAGE.substring(
+            OPERATOR_IMAGE.lastIndexOf(':') + 1), "--set", "extraArgs={--cluster-domain=cluster.local}"),
+        Map.of("HOME", WORK.resolve("helm-home").toString()));
+    pod = new OperatorPod(client, kube.workDir().resolve("nodes/pods"));
+    pod.scale(1, Duration.ofMinutes(3));
+    System.out.printf("e2e: chart installed, operator Pod ready in %d s%n",
+        Duration.between(started, Instant.now()).toSeconds());
+  }
+
+  /**
+   * helm upgrade of the release with {@code --reuse-values} plus {@code settings} (e.g. {@code --set k=v}); waits until
+   * the new operator Pod is Ready and the old one gone.
+   */
+  public void upgradeChart(List<String> settings) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(helm(), "upgrade", "etcd-operator",
+        ROOT.resolve("charts/etcd-operator").toString(), "--kubeconfig", kube.kubeconfig().toString(),
+        "--namespace", OperatorPod.NAMESPACE, "--reuse-values"));
+    command.addAll(settings);
+    run(WORK.resolve("helm.log"), command, Map.of("HOME", WORK.resolve("helm-home").toString()));
+    Await.until("one operator Pod after the upgrade", Duration.ofMinutes(3), () -> client.pods()
+        .inNamespace(OperatorPod.NAMESPACE).list().getItems().size() == 1);
+    pod.scale(1, Duration.ofMinutes(3));
+  }
+
+  private static String helm() throws IOException, InterruptedException {
+    return run(WORK.resolve("helm.log"), List.of(ROOT.resolve("hack/helm.sh").toString(), "--path")).getLast().strip();
+  }
+
+  /** On unless {@code -De2e.operator=host}: the operator from its image, installed by the chart. */
+  static boolean imageRequested() {
+    return !"host".equalsIgnoreCase(System.getProperty(OPERATOR_PROPERTY, "image").strip());
+  }
+
+  private static List<String> run(Path log, List<String> command) throws IOException, InterruptedException {
+    return run(log, command, Map.of());
+  }
+
+  /** Runs a command to its end, stderr appended to {@code log}; its stdout lines, or a failure naming the log. */
+  private static List<String> run(Path log, List<String> command, Map<String, String> env)
+      throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    String out = new String(process.getInputStream().readAllBytes());
+    if (process.waitFor() != 0) {
+      throw new IllegalStateException(command + " failed with " + process.exitValue() + "; see " + log);
+    }
+    return out.lines().toList();
   }
 
   /**
@@ -106,18 +200,68 @@ public final class E2eEnvironment implements AutoCloseable {
     return kube;
   }
 
-  public OperatorProcess operator() {
-    return operator;
+  /** The operator that runs now: the chart's Pod, or the host JVM while a test uses one. */
+  public Operator operator() {
+    return operator != null ? operator : pod;
   }
 
-  /** Starts the operator (again); it resolves member DNS names through the nodes' host-wide hosts file. */
+  /** Whether the shared operator is the chart's Pod from the image (the default), not a host JVM. */
+  public boolean operatorFromImage() {
+    return image;
+  }
+
+  /**
+   * For a test that must kill the operator at chosen points ({@link #killOperator()}): stops the chart's Pod
+   * (Deployment scaled to 0) and starts the operator as a host JVM. {@link #useDefaultOperator()} undoes it.
+   */
+  public OperatorProcess useHostOperator() throws InterruptedException {
+    stopOperator();
+    return startHostOperator();
+  }
+
+  /** Back to the run's operator after {@link #useHostOperator()} or {@link #stopOperator()}. */
+  public void useDefaultOperator() throws InterruptedException {
+    if (operator != null) {
+      killOperator();
+      operator = null;
+    }
+    if (image) {
+      pod.scale(1, Duration.ofMinutes(3));
+    } else {
+      startHostOperator();
+    }
+  }
+
+  /** Stops whichever operator runs (the chart's Pod by scaling to 0, a host JVM by SIGKILL), for a test's own. */
+  public void stopOperator() throws InterruptedException {
+    if (operator != null) {
+      killOperator();
+      operator = null;
+    } else if (pod != null) {
+      pod.scale(0, Duration.ofMinutes(2));
+    }
+  }
+
+  /** Starts the host-JVM operator (again), after {@link #useHostOperator()} and {@link #killOperator()}. */
   public OperatorProcess startOperator() {
+    if (image && operator == null) {
+      throw new IllegalStateException("the chart's operator runs; call useHostOperator() first");
+    }
+    return startHostOperator();
+  }
+
+  /** It resolves member DNS names through the nodes' host-wide hosts file. */
+  private OperatorProcess startHostOperator() {
     operatorStarts++;
+    List<String> args = new ArrayList<>(List.of("--metrics-bind-address", "127.0.0.1:0",
+        "--health-probe-bind-address", "127.0.0.1:0", "--cluster-domain", "cluster.local",
+        "--operator-image", OPERATOR_IMAGE));
+    if (!image) {
+      // agent Pods run the host jar then; the image's own tools are at its default /opt/etcd-tools
+      args.addAll(List.of("--etcd-tools-dir", etcdTools(work).toString()));
+    }
     operator = OperatorProcess.start(work.resolve("operator-" + operatorStarts + ".log"),
-        Map.of("KUBECONFIG", kube.kubeconfig().toString(), "POD_NAMESPACE", "default"),
-        List.of("--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0",
-            "--cluster-domain", "cluster.local", "--operator-image", OPERATOR_IMAGE,
-            "--etcd-tools-dir", etcdTools(work).toString()),
+        Map.of("KUBECONFIG", kube.kubeconfig().toString(), "POD_NAMESPACE", "default"), args,
         List.of("-Djdk.net.hosts.file=" + kube.hostsFile(), "-Dsun.net.inetaddr.ttl=1",
             "-Dsun.net.inetaddr.negative.ttl=0", "-Xmx512m"))
         .awaitStarted(Duration.ofSeconds(60));
@@ -133,8 +277,11 @@ public final class E2eEnvironment implements AutoCloseable {
     }
   }
 
-  /** SIGKILL, as when the operator's node dies: no shutdown hooks, no clean-up. */
+  /** SIGKILL of the host-JVM operator, as when its node dies: no shutdown hooks, no clean-up. */
   public void killOperator() throws InterruptedException {
+    if (operator == null) {
+      throw new IllegalStateException("no host-JVM operator runs; call useHostOperator() first");
+    }
     ProcessHandle.of(operator.pid()).ifPresent(ProcessHandle::destroyForcibly);
     operator.awaitExit(Duration.ofSeconds(30));
   }

@@ -50,11 +50,17 @@ class FailureE2EIT {
         "storage", Map.of("medium", "Memory", "size", "256Mi")));
     env.awaitReady(ns, "crash", 1, STEP);
 
-    env.patchSpec(ns, "crash", "{\"replicas\":5}");
-    for (int kill = 0; kill < 4; kill++) {
-      Thread.sleep(1_000 + random.nextInt(6_000));  // a random point in the scale-up, not a synchronisation
-      env.killOperator();
-      env.startOperator();
+    // SIGKILL at random points needs the host JVM: a killed container would come back after the node's back-off
+    env.useHostOperator();
+    try {
+      env.patchSpec(ns, "crash", "{\"replicas\":5}");
+      for (int kill = 0; kill < 4; kill++) {
+        Thread.sleep(1_000 + random.nextInt(6_000));  // a random point in the scale-up, not a synchronisation
+        env.killOperator();
+        env.startOperator();
+      }
+    } finally {
+      env.useDefaultOperator();
     }
 
     env.awaitReady(ns, "crash", 5, Duration.ofMinutes(6));

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * The operator's runnable jar started as its own process, as a Deployment would run it: flags, environment, a log
  * file. Ports are chosen by the operator (":0") and read back from its start-up log line.
  */
-public final class OperatorProcess implements AutoCloseable {
+public final class OperatorProcess implements Operator, AutoCloseable {
 
   private static final Pattern STARTED = Pattern.compile("metricsPort=(\\d+) probePort=(\\d+)");
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -81,6 +81,7 @@ public final class OperatorProcess implements AutoCloseable {
     return this;
   }
 
+  @Override
   public HttpResponse<String> get(String path) {
     int port = path.equals("/metrics") ? metricsPort : probePort;
     try {
@@ -94,6 +95,7 @@ public final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  @Override
   public String logText() {
     try {
       return Files.exists(log) ? Files.readString(log) : "";
@@ -102,6 +104,7 @@ public final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  @Override
   public long pid() {
     return process.pid();
   }

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.client.Config;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -130,7 +132,7 @@ class RbacE2EIT {
     Path kubeconfig = serviceAccountKubeconfig(env, dir.resolve("kubeconfig"));
     Path log = dir.resolve("operator.log");
     // One operator at a time: the shared one watches every namespace and would fight over the cluster.
-    env.killOperator();
+    env.stopOperator();
     OperatorProcess operator = null;
     try {
       operator = OperatorProcess.start(log,
@@ -169,7 +171,7 @@ class RbacE2EIT {
         operator.close();
         operator.awaitExit(Duration.ofSeconds(30));
       }
-      env.startOperator();
+      env.useDefaultOperator();
     }
   }
 
@@ -186,6 +188,13 @@ class RbacE2EIT {
         String yaml = Files.readString(file).replace("etcd-operator-system", OPERATOR_NS);
         for (HasMetadata object : env.client().load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
             .items()) {
+          // the chart's release already owns the cluster-scoped etcd-operator role and binding
+          if (object instanceof ClusterRole || object instanceof ClusterRoleBinding) {
+            object.getMetadata().setName(OPERATOR_NS + "-" + object.getMetadata().getName());
+          }
+          if (object instanceof ClusterRoleBinding binding) {
+            binding.getRoleRef().setName(OPERATOR_NS + "-" + binding.getRoleRef().getName());
+          }
           env.client().resource(object).create();
         }
       }

@@ -7,6 +7,9 @@ import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
@@ -145,8 +148,40 @@ class SnapshotE2EIT {
         .doesNotContain("true"); // no learner left
   }
 
+  /** The runbook of docs/snapshots.md on a PVC; runs while the schedule of the next test fires. */
   @Test
   @Order(2)
+  void snapshotToAPvcRestoresEveryKeyIntoANewCluster() {
+    env.client().persistentVolumeClaims().inNamespace(ns).resource(new PersistentVolumeClaimBuilder()
+        .withNewMetadata().withName("snapshots").endMetadata().withNewSpec().withAccessModes("ReadWriteOnce")
+        .withNewResources().addToRequests("storage", new Quantity("1Gi")).endResources().endSpec().build()).create();
+    GenericKubernetesResource snapshot = new GenericKubernetesResource();
+    snapshot.setApiVersion("etcd-operator.cozystack.io/v1alpha2");
+    snapshot.setKind("EtcdSnapshot");
+    snapshot.setMetadata(new ObjectMetaBuilder().withName("to-pvc").withNamespace(ns).build());
+    snapshot.setAdditionalProperty("spec", Map.of("clusterRef", Map.of("name", SOURCE),
+        "destination", Map.of("pvc", Map.of("claimName", "snapshots"))));
+    env.client().genericKubernetesResources(SNAPSHOTS).inNamespace(ns).resource(snapshot).create();
+    Map<String, Object> status = awaitFinished(SNAPSHOTS, "to-pvc", Duration.ofMinutes(4));
+    assertThat(status.get("phase")).as("phase (conditions: %s)", status.get("conditions")).isEqualTo("Complete");
+
+    env.createCluster(ns, "from-pvc", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "1Gi"),
+        "bootstrap", Map.of("restore", Map.of("source",
+            Map.of("pvc", Map.of("claimName", "snapshots", "subPath", "to-pvc.db"))))));
+    Duration restored = env.awaitReady(ns, "from-pvc", 3, READY);
+    System.out.printf("from-pvc restored from PVC snapshots/to-pvc.db: READY=3 after %d ms%n", restored.toMillis());
+    Map<String, String> keys = range(endpoint("from-pvc"), "snapshot-e2e/");
+    assertThat(keys).hasSize(KEYS);
+    for (int i = 0; i < KEYS; i++) {
+      assertThat(keys).containsEntry(key(i), value(i));
+    }
+    assertThat(env.client().v1().events().inNamespace(ns).list().getItems())
+        .filteredOn(e -> "RestoringSnapshot".equals(e.getReason()))
+        .filteredOn(e -> e.getInvolvedObject().getName().startsWith("from-pvc-")).hasSize(1);
+  }
+
+  @Test
+  @Order(3)
   void minutelyScheduleKeepsTheNewestTwoAndDeletesThePrunedObjects() {
     TreeSet<String> created = new TreeSet<>();
     Await.until("three scheduled snapshots, pruned to the newest two", Duration.ofMinutes(5), () -> {

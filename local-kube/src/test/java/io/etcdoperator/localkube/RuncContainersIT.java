@@ -112,7 +112,21 @@ class RuncContainersIT {
         pod.getSpec().getContainers().getFirst().setResources(new io.fabric8.kubernetes.api.model
                 .ResourceRequirementsBuilder().addToLimits("memory", new Quantity("32Mi")).build());
 
-        assertThat(run(pod).getExitCode()).isEqualTo(137);
+        ContainerStateTerminated terminated = run(pod);
+        assertThat(terminated.getExitCode()).isEqualTo(137);
+        assertThat(terminated.getReason()).as("as a kubelet reports a kill by the cgroup's OOM killer")
+                .isEqualTo("OOMKilled");
+    }
+
+    @Test
+    void exitCode137WithoutTheOomKillerIsAnError() {
+        Pod pod = shell("exit-137", "exit 137", null);
+        pod.getSpec().getContainers().getFirst().setResources(new io.fabric8.kubernetes.api.model
+                .ResourceRequirementsBuilder().addToLimits("memory", new Quantity("32Mi")).build());
+
+        ContainerStateTerminated terminated = run(pod);
+        assertThat(terminated.getExitCode()).isEqualTo(137);
+        assertThat(terminated.getReason()).isEqualTo("Error");
     }
 
     @Test

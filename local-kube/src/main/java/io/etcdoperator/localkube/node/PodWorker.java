@@ -276,7 +276,8 @@ final class PodWorker {
     private void finishRun(ContainerSlot slot, String policy) {
         int exitCode = slot.process.exitCode().orElse(137);
         slot.stopProbes();
-        slot.recordExit(exitCode, null, slot.unhealthy ? slot.unhealthyMessage
+        String reason = slot.runc != null && slot.runc.oomKilled() ? "OOMKilled" : null;
+        slot.recordExit(exitCode, reason, slot.unhealthy ? slot.unhealthyMessage
                 : TerminationMessage.read(dir, slot.spec, exitCode, ContainerLogs.find(dir, slot.name(), false)));
         Duration uptime = slot.uptime();
         slot.process = null;

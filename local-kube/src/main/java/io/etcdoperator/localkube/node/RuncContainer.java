@@ -29,6 +29,7 @@ final class RuncContainer {
     private final Path stateDir;
     private final Path bundle;
     private final String id;
+    private Boolean oomKilled;
 
     private RuncContainer(Path stateDir, Path bundle, String id) {
         this.stateDir = stateDir;
@@ -67,7 +68,7 @@ final class RuncContainer {
                 + "mount -t overlay overlay -o " + ContainerLaunch.quote("lowerdir=" + image.dir() + ",upperdir="
                         + bundle.resolve("upper") + ",workdir=" + bundle.resolve("work")) + " "
                 + ContainerLaunch.quote(bundle.resolve("rootfs").toString()) + "\n"
-                + "exec runc --root " + ContainerLaunch.quote(stateDir.toString()) + " run --bundle "
+                + "exec runc --root " + ContainerLaunch.quote(stateDir.toString()) + " run --keep --bundle "
                 + ContainerLaunch.quote(bundle.toString()) + " " + ContainerLaunch.quote(id) + "\n";
         List<String> line = new ArrayList<>(enter(sandbox));
         line.addAll(List.of("/bin/sh", "-c", script));
@@ -94,8 +95,32 @@ final class RuncContainer {
         return line;
     }
 
+    /**
+     * Whether the kernel's OOM killer killed a process of this run in its memory cgroup, as a kubelet reports
+     * {@code OOMKilled}. {@code run --keep} leaves the cgroup after the exit so it can be read before {@link #delete}.
+     */
+    synchronized boolean oomKilled() {
+        if (oomKilled == null) {
+            Path v1 = Path.of("/sys/fs/cgroup/memory" + CGROUP_PARENT + id, "memory.oom_control");
+            Path v2 = Path.of("/sys/fs/cgroup" + CGROUP_PARENT + id, "memory.events");
+            oomKilled = oomKills(Files.exists(v1) ? v1 : v2) > 0;
+        }
+        return oomKilled;
+    }
+
+    /** The {@code oom_kill N} line of a cgroup v1 memory.oom_control or v2 memory.events; 0 when unreadable. */
+    static long oomKills(Path file) {
+        try {
+            return Files.readAllLines(file).stream().filter(line -> line.startsWith("oom_kill "))
+                    .mapToLong(line -> Long.parseLong(line.substring("oom_kill ".length()).strip())).sum();
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+    }
+
     /** Removes runc's state and cgroups of the run once it has exited, and the run's writable layer. */
-    void delete() {
+    synchronized void delete() {
+        oomKilled();
         HostCommand.attempt(List.of("runc", "--root", stateDir.toString(), "delete", "--force", id));
         HostCommand.attempt(List.of("umount", "-l", bundle.resolve("rootfs").toString()));
         HostCommand.attempt(List.of("rm", "-rf", bundle.resolve("upper").toString(), bundle.resolve("work").toString()));
