@@ -8,13 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Free TCP ports on 127.0.0.1, so that several control planes can run side by side. */
-final class LoopbackPorts {
+public final class LoopbackPorts {
 
     private LoopbackPorts() {
     }
 
     /** Returns {@code count} distinct ports that were free a moment ago; a process may still race us to one. */
-    static int[] reserve(int count) {
+    public static int[] reserve(int count) {
         List<ServerSocket> held = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {

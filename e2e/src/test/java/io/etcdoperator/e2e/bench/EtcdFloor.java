@@ -5,10 +5,8 @@ import io.etcdoperator.etcd.EtcdConnection;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.etcd.JetcdEtcdAdmin;
 import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.localkube.LoopbackPorts;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +49,7 @@ final class EtcdFloor {
   double bootstrapSeconds(int size) throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory(scratch, "etcd-floor-");
     List<Process> processes = new ArrayList<>();
-    int[] ports = freePorts(2 * size);
+    int[] ports = LoopbackPorts.reserve(2 * size);
     try {
       long start = System.nanoTime();
       String initial = peer("m0", ports[1]);
@@ -114,25 +112,5 @@ final class EtcdFloor {
 
   private static String peer(String name, int port) {
     return name + "=http://127.0.0.1:" + port;
-  }
-
-  private static int[] freePorts(int count) {
-    List<ServerSocket> held = new ArrayList<>();
-    try {
-      for (int i = 0; i < count; i++) {
-        held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
-      }
-      return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free loopback port", e);
-    } finally {
-      held.forEach(s -> {
-        try {
-          s.close();
-        } catch (IOException ignored) {
-          // released either way
-        }
-      });
-    }
   }
 }

@@ -5,14 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.etcdoperator.e2e.E2eEnvironment;
 import io.etcdoperator.e2e.LocalKubernetesExtension;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.LocalTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,13 +25,12 @@ class OperatorBench {
 
   private static final Duration STEP = Duration.ofMinutes(10);
   private static final Duration FLEET = Duration.ofMinutes(30);
-  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
   private final int runs = Integer.getInteger("bench.runs", 3);
   private final int idleSeconds = Integer.getInteger("bench.idle.seconds", 60);
   private final int fleetSize = Integer.getInteger("bench.fleet", 20);
   private final int settleSeconds = Integer.getInteger("bench.settle.seconds", 15);
-  private final Path progress = Path.of(System.getProperty("bench.progress", "target/bench/progress.log"));
+  private final ProgressLog progress = ProgressLog.fromProperty("bench");
   /** Only the floor, READY=3, the Pod loss and 3 → 5: for iterating on join times. */
   private final boolean quick = Boolean.getBoolean("bench.quick");
 
@@ -214,13 +207,6 @@ class OperatorBench {
   }
 
   private void say(String line) {
-    String stamped = CLOCK.format(LocalTime.now()) + " bench: " + line + "\n";
-    System.out.print(stamped);
-    try {
-      Files.createDirectories(progress.toAbsolutePath().getParent());
-      Files.writeString(progress, stamped, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    progress.say(line);
   }
 }

@@ -7,14 +7,10 @@ import io.etcdoperator.localkube.LocalKubernetesOptions;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,7 +28,6 @@ import org.junit.jupiter.api.Test;
 class SimulatedFleetBench {
 
   private static final Path WORK = Path.of("target", "sim-bench-" + ProcessHandle.current().pid()).toAbsolutePath();
-  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
   private final int clusters = Integer.getInteger("bench.simulated.clusters", 1000);
   private final int idleSeconds = Integer.getInteger("bench.simulated.idle.seconds", 60);
@@ -41,7 +36,7 @@ class SimulatedFleetBench {
   private final Duration poll = Duration.ofSeconds(clusters > 200 ? 5 : 2);
   private final Duration timeout = Duration.ofMinutes(Integer.getInteger("bench.simulated.timeout.minutes", 90));
   private final Path out = Path.of(System.getProperty("bench.simulated.out", "target/bench/simulated.md"));
-  private final Path progress = Path.of(System.getProperty("bench.progress", "target/bench/progress.log"));
+  private final ProgressLog progress = ProgressLog.fromProperty("simulated-fleet");
   private final Map<String, Instant> created = new ConcurrentHashMap<>();
   private final Map<String, Instant> ready = new ConcurrentHashMap<>();
   private final List<String> report = new ArrayList<>();
@@ -245,14 +240,7 @@ class SimulatedFleetBench {
   }
 
   private void say(String line) {
-    String stamped = CLOCK.format(LocalTime.now()) + " simulated-fleet: " + line + "\n";
-    System.out.print(stamped);
-    try {
-      Files.createDirectories(progress.toAbsolutePath().getParent());
-      Files.writeString(progress, stamped, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    progress.say(line);
   }
 
   /** The highest VmRSS of a process, sampled every second on a daemon thread until stopped. */
