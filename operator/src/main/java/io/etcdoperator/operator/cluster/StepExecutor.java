@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -81,8 +80,7 @@ public class StepExecutor {
         EtcdMember seed = create(cluster, true);
         patchStatus(seed, Map.of("isVoter", true));
         // its name came from the API server; it may start at once (should this fail, the planner asks CompleteSeed)
-        String initialCluster = io.etcdoperator.operator.planner.InitialCluster.of(List.of(
-            new io.etcdoperator.operator.planner.InitialCluster.Entry(name(seed), Names.peerUrl(seed))));
+        String initialCluster = io.etcdoperator.operator.planner.InitialCluster.seed(name(seed), Names.peerUrl(seed));
         writeInitialCluster(cluster, name(seed), initialCluster);
         yield changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed)
             + "; initial cluster " + initialCluster);

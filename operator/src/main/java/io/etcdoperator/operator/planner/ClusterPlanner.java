@@ -161,7 +161,7 @@ public final class ClusterPlanner {
       return new Wait(Reason.FOREIGN_MEMBER, s.name(), LONG);
     }
     if (s.pending()) {
-      return new Step.CompleteSeed(s.name(), InitialCluster.of(List.of(new InitialCluster.Entry(s.name(), s.peerUrl()))));
+      return new Step.CompleteSeed(s.name(), InitialCluster.seed(s.name(), s.peerUrl()));
     }
     if (!s.hasPod()) {
       return new Wait(Reason.WAITING_FOR_SEED, "seed member " + s.name() + " has no Pod yet", MEDIUM);

@@ -14,6 +14,11 @@ public final class InitialCluster {
 
   private InitialCluster() {}
 
+  /** A seed's: itself alone. */
+  public static String seed(String name, URI peerUrl) {
+    return of(List.of(new Entry(name, peerUrl)));
+  }
+
   public static String of(List<Entry> entries) {
     return entries.stream()
         .sorted(Comparator.comparing(Entry::name))
