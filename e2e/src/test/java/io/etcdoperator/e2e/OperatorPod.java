@@ -5,8 +5,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +23,6 @@ public final class OperatorPod implements Operator {
 
   public static final String NAMESPACE = "etcd-operator-system";
   public static final String DEPLOYMENT = "etcd-operator";
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final KubernetesClient client;
   private final Path podLogs;
@@ -72,15 +69,7 @@ public final class OperatorPod implements Operator {
     Pod pod = pods().stream().filter(p -> p.getStatus().getPodIP() != null).findFirst()
         .orElseThrow(() -> new IllegalStateException("no running operator Pod"));
     int port = path.equals("/metrics") ? 8080 : 8081;  // the chart's metrics.port and health.port
-    try {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://" + pod.getStatus().getPodIP() + ":" + port + path))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return OperatorHttp.get(URI.create("http://" + pod.getStatus().getPodIP() + ":" + port + path));
   }
 
   /**

@@ -3,8 +3,6 @@ package io.etcdoperator.e2e;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +22,6 @@ import java.util.regex.Pattern;
 public final class OperatorProcess implements Operator, AutoCloseable {
 
   private static final Pattern STARTED = Pattern.compile("metricsPort=(\\d+) probePort=(\\d+)");
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final Process process;
   private final Path log;
@@ -84,15 +81,7 @@ public final class OperatorProcess implements Operator, AutoCloseable {
   @Override
   public HttpResponse<String> get(String path) {
     int port = path.equals("/metrics") ? metricsPort : probePort;
-    try {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return OperatorHttp.get(URI.create("http://127.0.0.1:" + port + path));
   }
 
   @Override
