@@ -57,6 +57,10 @@ say "jlink runtime ($MODULES)"
   --compress zip-6 --generate-cds-archive --output "$rootfs/opt/java" >&2
 
 cp "$jar" "$rootfs/opt/etcd-operator/etcd-operator.jar"
+# the member Pods' pre-start check (operator/src/main/c/etcd-guard.c), static: etcd images have no libc
+guard=operator/target/etcd-guard
+[ -x "$guard" ] || gcc -static -Os -s -Wall -Wextra -Werror -o "$guard" operator/src/main/c/etcd-guard.c >&2
+install -D -m 0755 "$guard" "$rootfs/opt/etcd-operator/bin/etcd-guard"
 cp -r "$(dirname "$jar")/lib" "$rootfs/opt/etcd-operator/lib"
 install -m 0755 "$ETCD34_BIN/etcdctl" "$rootfs/opt/etcd-tools/v3.4/etcdctl"
 install -m 0755 "$ETCD35_BIN/etcdutl" "$rootfs/opt/etcd-tools/v3.5/etcdutl"

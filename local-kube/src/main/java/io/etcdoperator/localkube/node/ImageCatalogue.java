@@ -125,11 +125,28 @@ public final class ImageCatalogue {
      * host path, then its args. Empty when the program cannot be found.
      */
     public Optional<List<String>> commandLine(Image image, List<String> command, List<String> args) {
+        return commandLine(image, command, args, List.of());
+    }
+
+    /**
+     * As above, for a container with volumes mounted at {@code volumeTargets}: a program inside one of them (such as
+     * etcd-guard, copied there by an init container) is run from there, and, in an image of host binaries, the image
+     * paths it is given to exec (/usr/local/bin/etcd) become the host binaries behind them.
+     */
+    public Optional<List<String>> commandLine(Image image, List<String> command, List<String> args,
+            List<Path> volumeTargets) {
+        List<String> line = new ArrayList<>(command.isEmpty() ? image.entrypoint() : command);
+        line.addAll(!args.isEmpty() || !command.isEmpty() ? args : image.cmd());
+        if (!line.isEmpty() && line.getFirst().startsWith("/")
+                && volumeTargets.stream().anyMatch(Path.of(line.getFirst())::startsWith)) {
+            if (image.directory().isPresent()) {
+                line.replaceAll(word -> inImage(image.directory().get(), word));
+            }
+            return Optional.of(line);
+        }
         if (image.rootfs().isPresent()) {
             return containerCommandLine(image.rootfs().get(), command, args);
         }
-        List<String> line = new ArrayList<>(command.isEmpty() ? image.entrypoint() : command);
-        line.addAll(!args.isEmpty() || !command.isEmpty() ? args : image.cmd());
         if (line.isEmpty()) {
             return Optional.empty();
         }
@@ -162,6 +179,14 @@ public final class ImageCatalogue {
     private static List<String> path(ContainerRootfs rootfs) {
         return rootfs.env().stream().filter(variable -> variable.startsWith("PATH=")).findFirst()
                 .map(variable -> List.of(variable.substring(5).split(":"))).orElse(HOST_PATH);
+    }
+
+    private static String inImage(Path directory, String word) {
+        if (!word.startsWith("/usr/local/bin/")) {
+            return word;
+        }
+        Path binary = directory.resolve(Path.of(word).getFileName().toString());
+        return Files.isExecutable(binary) ? binary.toString() : word;
     }
 
     private static Optional<Path> resolve(Image image, String program) {
@@ -208,9 +233,15 @@ public final class ImageCatalogue {
             return this;
         }
 
-        /** The operator image: {@code java -jar <jar>} with a JDK >= 21. */
+        /**
+         * The operator image: {@code java -jar <jar>} with a JDK >= 21; its other programs (etcd-guard) are looked
+         * up next to the jar, where the operator module's build leaves them.
+         */
         public Builder operator(String image, Path jar) {
-            return command(image, List.of(Jdk.java().toString(), "-jar", jar.toAbsolutePath().toString()));
+            Path absolute = jar.toAbsolutePath();
+            images.put(image, new Image(Optional.of(absolute.getParent()),
+                    List.of(Jdk.java().toString(), "-jar", absolute.toString()), List.of()));
+            return this;
         }
 
         /** An image of host programs only, such as {@code busybox}: commands resolve on the host; cmd is sh. */

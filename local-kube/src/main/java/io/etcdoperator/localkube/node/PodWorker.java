@@ -325,7 +325,9 @@ final class PodWorker {
         }
         List<String> command = expand(slot.spec.getCommand(), env);
         List<String> args = expand(slot.spec.getArgs(), env);
-        Optional<List<String>> program = facilities.images().commandLine(image.get(), command, args);
+        Optional<List<String>> program = facilities.images().commandLine(image.get(), command, args,
+                Objects.requireNonNullElse(slot.spec.getVolumeMounts(), List.<VolumeMount>of()).stream()
+                        .map(mount -> Path.of(mount.getMountPath())).toList());
         if (slot.everRan) {
             slot.restartCount++;
         }

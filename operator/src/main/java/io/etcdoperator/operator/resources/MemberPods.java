@@ -88,17 +88,17 @@ public final class MemberPods {
         .withFsGroup(NON_ROOT_ID)
         .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
         .endSecurityContext()
-        .withInitContainers(AgentContainers.initContainers(member, existingCluster, agent))
+        .withInitContainers(initContainers(member, existingCluster, agent))
         .withContainers(new ContainerBuilder()
             .withName(CONTAINER)
             .withImage(image)
-            .withCommand("/usr/local/bin/etcd")
+            .withCommand(agent.isPresent() ? EtcdGuard.command(member) : List.of(EtcdGuard.ETCD))
             .withArgs(EtcdCommandLine.args(member, existingCluster))
             .withTerminationMessagePolicy("FallbackToLogsOnError") // the log's tail says why etcd exited
             .withPorts(port("client", Names.CLIENT_PORT), port("peer", Names.PEER_PORT),
                 port("metrics", Names.METRICS_PORT))
             .withResources(resources(spec.getResources()))
-            .withVolumeMounts(mounts(member))
+            .withVolumeMounts(mounts(member, agent.isPresent()))
             .withReadinessProbe(readiness())
             .withLivenessProbe(liveness())
             .withSecurityContext(new SecurityContextBuilder()
@@ -106,7 +106,7 @@ public final class MemberPods {
                 .withCapabilities(new Capabilities(null, List.of("ALL")))
                 .build())
             .build())
-        .withVolumes(volumes(member))
+        .withVolumes(volumes(member, agent.isPresent()))
         .addAllToVolumes(AgentContainers.volumes(member, existingCluster))
         .withAffinity(spec.getAffinity() != null ? spec.getAffinity() : spreadAcrossNodes(spec.getClusterName()))
         .withTopologySpreadConstraints(spec.getTopologySpreadConstraints())
@@ -173,10 +173,11 @@ public final class MemberPods {
   static final int CRASH_LOOP_RESTARTS = 5;
   /**
    * What etcd says when a member that has joined starts without its WAL: a raft panic on entries it no longer has,
-   * or, since only a WAL-less start asks its peers for the cluster, failing to fetch or to validate that answer.
+   * or, since only a WAL-less start asks its peers for the cluster, failing to fetch or to validate that answer; and
+   * what etcd-guard says when it refuses such a start before etcd could say anything.
    */
   private static final List<String> NO_WAL = List.of("truncated, or lost", "cannot fetch cluster info from peer urls",
-      "error validating peerURLs");
+      "error validating peerURLs", EtcdGuard.DATA_LOST);
 
   private static Optional<ObservedMember.Broken> broken(io.fabric8.kubernetes.api.model.ContainerStatus c) {
     var terminated = c.getLastState() == null ? null : c.getLastState().getTerminated();
@@ -262,10 +263,22 @@ public final class MemberPods {
         .build();
   }
 
-  private static List<VolumeMount> mounts(EtcdMember member) {
+  /** The guard's copy first (it must be in place before anything else runs), then a seed's restore. */
+  private static List<io.fabric8.kubernetes.api.model.Container> initContainers(EtcdMember member,
+      boolean existingCluster, Optional<AgentImage> agent) {
+    List<io.fabric8.kubernetes.api.model.Container> init = new ArrayList<>();
+    agent.ifPresent(a -> init.add(EtcdGuard.install(a)));
+    init.addAll(AgentContainers.initContainers(member, existingCluster, agent));
+    return init;
+  }
+
+  private static List<VolumeMount> mounts(EtcdMember member, boolean guarded) {
     MemberTlsView tls = MemberTlsView.of(member);
     List<VolumeMount> mounts = new ArrayList<>();
     mounts.add(new VolumeMountBuilder().withName("data").withMountPath(EtcdCommandLine.DATA_MOUNT).build());
+    if (guarded) {
+      mounts.add(EtcdGuard.mount());
+    }
     if (tls.clientTls()) {
       mounts.add(new VolumeMountBuilder().withName("tls-client").withMountPath(EtcdCommandLine.CLIENT_TLS_MOUNT)
           .withReadOnly(true).build());
@@ -277,7 +290,7 @@ public final class MemberPods {
     return mounts;
   }
 
-  private static List<Volume> volumes(EtcdMember member) {
+  private static List<Volume> volumes(EtcdMember member, boolean guarded) {
     EtcdMemberSpec spec = member.getSpec();
     MemberTlsView tls = MemberTlsView.of(member);
     List<Volume> volumes = new ArrayList<>();
@@ -288,6 +301,9 @@ public final class MemberPods {
       volumes.add(new VolumeBuilder().withName("data")
           .withNewPersistentVolumeClaim().withClaimName(Names.dataPvc(member.getMetadata().getName()))
           .endPersistentVolumeClaim().build());
+    }
+    if (guarded) {
+      volumes.add(EtcdGuard.volume());
     }
     if (tls.clientTls()) {
       volumes.add(secretVolume("tls-client", tls.clientSecret()));

@@ -104,7 +104,8 @@ class MemberRestoreMockTest {
     pass(Optional.of(AGENT)).reconcile(seed);
 
     Pod pod = client.pods().inNamespace(NS).withName("restored-seed1").get();
-    assertThat(pod.getSpec().getInitContainers()).singleElement().satisfies(c -> {
+    assertThat(pod.getSpec().getInitContainers()).extracting(c -> c.getName()).containsExactly("etcd-guard", "restore");
+    assertThat(pod.getSpec().getInitContainers().getLast()).satisfies(c -> {
       assertThat(c.getImage()).isEqualTo("operator:e2e");
       assertThat(c.getArgs()).contains("--etcd-tools-dir=/srv/etcd-tools", "--etcd-version=3.5.16");
     });

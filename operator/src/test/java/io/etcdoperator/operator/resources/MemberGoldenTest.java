@@ -36,6 +36,16 @@ class MemberGoldenTest {
         MemberPods.build(Fixtures.member("member-adopted-peer-auto-tls"), IMAGE, true));
   }
 
+  /** With the operator image known, etcd runs behind etcd-guard; a voter's new Pod must find its data. */
+  @Test
+  void guardedVoter() {
+    EtcdMember member = Fixtures.member("member-joining-full");
+    member.setStatus(new io.etcdoperator.api.v1alpha2.EtcdMemberStatus());
+    member.getStatus().setIsVoter(true);
+    Golden.assertMatches("pod-voter-guarded", MemberPods.build(member, IMAGE, true,
+        java.util.Optional.of(new AgentImage("ghcr.io/etcd-operator-java/etcd-operator:v0.1.0", null))));
+  }
+
   @Test
   void dataPvc() {
     Golden.assertMatches("pvc-joining-full", MemberPvcs.build(Fixtures.member("member-joining-full")));

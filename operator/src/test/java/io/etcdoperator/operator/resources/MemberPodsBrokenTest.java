@@ -37,6 +37,17 @@ class MemberPodsBrokenTest {
   }
 
   @Test
+  void theGuardsRefusalIsLostDataAfterOneExit() {
+    String message = "etcd-guard: member m ran in this Pod with a WAL, but its data directory /var/lib/etcd holds none"
+        + " now: its data is lost, and etcd must not start it again under its old member ID\n";
+    var broken = MemberPods.broken(pod(1, message, "Error")).orElseThrow();
+    assertThat(broken.dataLost()).isTrue();
+    assertThat(broken.lastExit()).contains("etcd-guard: member m ran in this Pod");
+    String foreign = "etcd-guard: data directory /var/lib/etcd belongs to another member or cluster (name=x token=y )";
+    assertThat(MemberPods.broken(pod(1, foreign, "Error"))).as("not this member's data: not deleted as lost").isEmpty();
+  }
+
+  @Test
   void fiveRestartsInCrashLoopBackOffAreACrashLoop() {
     var broken = MemberPods.broken(pod(5, "error: bad flag", "CrashLoopBackOff")).orElseThrow();
     assertThat(broken.dataLost()).isFalse();

@@ -31,15 +31,15 @@ class RestoreInitContainerGoldenTest {
   void seedOfAFormedClusterNeverRestoresAgain() {
     Pod pod = MemberPods.build(Fixtures.member("member-seed-restore-s3"), IMAGE, true, AGENT);
 
-    assertThat(pod.getSpec().getInitContainers()).isEmpty();
+    assertThat(pod.getSpec().getInitContainers()).extracting(c -> c.getName()).containsExactly(EtcdGuard.INIT_CONTAINER);
     assertThat(pod.getSpec().getVolumes()).extracting(v -> v.getName()).doesNotContain("restore-s3-credentials");
   }
 
   @Test
-  void memberWithoutRestoreHasNoInitContainer() {
+  void memberWithoutRestoreHasOnlyTheGuardsInitContainer() {
     Pod pod = MemberPods.build(Fixtures.member("member-seed-plain"), IMAGE, false, AGENT);
 
-    assertThat(pod.getSpec().getInitContainers()).isEmpty();
+    assertThat(pod.getSpec().getInitContainers()).extracting(c -> c.getName()).containsExactly(EtcdGuard.INIT_CONTAINER);
   }
 
   @Test
@@ -56,7 +56,9 @@ class RestoreInitContainerGoldenTest {
   void restoreRunsBeforeEtcdOnTheSameDataVolume() {
     Pod pod = MemberPods.build(Fixtures.member("member-seed-restore-s3"), IMAGE, false, AGENT);
 
-    var restore = pod.getSpec().getInitContainers().getFirst();
+    assertThat(pod.getSpec().getInitContainers()).extracting(c -> c.getName())
+        .containsExactly(EtcdGuard.INIT_CONTAINER, AgentContainers.RESTORE);
+    var restore = pod.getSpec().getInitContainers().getLast();
     assertThat(restore.getArgs()).startsWith("agent", "snapshot", "restore")
         .contains("--data-dir=" + EtcdCommandLine.DATA_MOUNT, "--etcd-version=3.5.16",
             "--initial-cluster-token=prod-restored-5c2e8a1f-7d3b-4f60-9e14-a8b2c6d0e5f7");

@@ -1,0 +1,270 @@
+/*
+ * etcd-guard: runs etcd in a member Pod, after checking that a member which has run before still has its data.
+ *
+ * etcd restarted on an emptied data directory takes its old member ID back and may vote with an empty log, so a
+ * majority that lost its data can elect an empty leader (docs/operations.md, "The pre-start check"). The guard runs
+ * before every start, also a container restart (which does not rerun init containers), and refuses such a start
+ * with a termination message the operator reads as DataLost. It is static (etcd images have no libc or shell).
+ *
+ *   etcd-guard install DIR                          copy this binary to DIR/etcd-guard (the Pod's init container)
+ *   etcd-guard [--expect-data] --state-dir=DIR -- ETCD ARGS...
+ *
+ * --expect-data: the operator knows the member has run (it is a voter), so its data must be there.
+ * --state-dir:   an emptyDir of the Pod; a file there records that etcd of this Pod has written a WAL.
+ * Identity: DATA/member/etcd-operator-identity names the member and cluster token that own the directory.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REFUSED 3
+#define TERMINATION_LOG "/dev/termination-log"
+
+static pid_t child;
+
+static void say(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("etcd-guard: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* Says why on stderr and in the termination message (the kubelet reports it), then exits without starting etcd. */
+static void refuse(const char *fmt, ...) {
+  char message[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof message, fmt, ap);
+  va_end(ap);
+  say("%s", message);
+  const char *path = getenv("ETCD_GUARD_TERMINATION_LOG"); // tests; Pods use the kubelet's default path
+  FILE *log = fopen(path != NULL ? path : TERMINATION_LOG, "w");
+  if (log != NULL) {
+    fprintf(log, "etcd-guard: %s\n", message);
+    fclose(log);
+  }
+  exit(REFUSED);
+}
+
+static const char *flag(int argc, char **argv, const char *name) {
+  size_t len = strlen(name);
+  for (int i = 0; i < argc; i++) {
+    if (strncmp(argv[i], name, len) == 0 && argv[i][len] == '=') {
+      return argv[i] + len + 1;
+    }
+    if (strcmp(argv[i], name) == 0 && i + 1 < argc) {
+      return argv[i + 1];
+    }
+  }
+  return NULL;
+}
+
+static int has_wal(const char *data_dir) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/member/wal", data_dir);
+  DIR *dir = opendir(path);
+  if (dir == NULL) {
+    return 0;
+  }
+  int found = 0;
+  struct dirent *entry;
+  while (!found && (entry = readdir(dir)) != NULL) {
+    size_t n = strlen(entry->d_name);
+    found = n > 4 && strcmp(entry->d_name + n - 4, ".wal") == 0;
+  }
+  closedir(dir);
+  return found;
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* Writes path atomically (temporary file, fsync, rename) so a crash never leaves half an identity. */
+static int write_file(const char *path, const char *content) {
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return -1;
+  }
+  size_t len = strlen(content);
+  int ok = write(fd, content, len) == (ssize_t)len && fsync(fd) == 0;
+  close(fd);
+  if (!ok || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+static void identity_path(char *out, size_t size, const char *data_dir) {
+  snprintf(out, size, "%s/member/etcd-operator-identity", data_dir);
+}
+
+/* A directory that names another member or another cluster is not this member's data, whatever it holds. */
+static void check_identity(const char *data_dir, const char *name, const char *token) {
+  char path[4096], expected[1024], found[1024] = {0};
+  identity_path(path, sizeof path, data_dir);
+  FILE *file = fopen(path, "r");
+  if (file == NULL) {
+    return;
+  }
+  size_t n = fread(found, 1, sizeof found - 1, file);
+  fclose(file);
+  found[n] = '\0';
+  snprintf(expected, sizeof expected, "name=%s\ntoken=%s\n", name, token);
+  if (strcmp(found, expected) != 0) {
+    char *newline;
+    while ((newline = strchr(found, '\n')) != NULL) {
+      *newline = ' ';
+    }
+    refuse("data directory %s belongs to another member or cluster (%s), not to member %s of this cluster: "
+           "refusing to start etcd on it",
+           data_dir, found, name);
+  }
+}
+
+/* Once etcd has a WAL: the directory is this member's, and a later start of this Pod without one lost it. */
+static int mark(const char *data_dir, const char *name, const char *token, const char *marker) {
+  char path[4096], identity[1024];
+  identity_path(path, sizeof path, data_dir);
+  snprintf(identity, sizeof identity, "name=%s\ntoken=%s\n", name, token);
+  if (!exists(path) && write_file(path, identity) != 0) {
+    say("cannot write %s: %s", path, strerror(errno));
+  }
+  if (marker != NULL && write_file(marker, name) != 0) {
+    say("cannot write %s: %s", marker, strerror(errno));
+    return 0;
+  }
+  return 1;
+}
+
+static void forward(int sig) {
+  if (child > 0) {
+    kill(child, sig);
+  }
+}
+
+static int install(const char *dir) {
+  char target[4096], tmp[4200], buf[65536];
+  snprintf(target, sizeof target, "%s/etcd-guard", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", target);
+  int in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+  if (in < 0 || out < 0) {
+    say("cannot install into %s: %s", dir, strerror(errno));
+    return 1;
+  }
+  ssize_t n;
+  while ((n = read(in, buf, sizeof buf)) > 0) {
+    if (write(out, buf, n) != n) {
+      say("cannot write %s: %s", tmp, strerror(errno));
+      return 1;
+    }
+  }
+  close(in);
+  if (n < 0 || fchmod(out, 0755) != 0 || close(out) != 0 || rename(tmp, target) != 0) {
+    say("cannot install %s: %s", target, strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+static int supervise(char **etcd, const char *data_dir, const char *name, const char *token, const char *marker) {
+  struct sigaction action = {0};
+  action.sa_handler = forward;
+  sigemptyset(&action.sa_mask);
+  int forwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+  for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++) {
+    sigaction(forwarded[i], &action, NULL);
+  }
+  child = fork();
+  if (child < 0) {
+    say("cannot fork: %s", strerror(errno));
+    return 1;
+  }
+  if (child == 0) {
+    execv(etcd[0], etcd);
+    say("cannot run %s: %s", etcd[0], strerror(errno));
+    _exit(127);
+  }
+  int marked = 0;
+  for (;;) {
+    if (!marked && has_wal(data_dir)) {
+      marked = mark(data_dir, name, token, marker);
+    }
+    int status;
+    pid_t pid = waitpid(-1, &status, marked ? 0 : WNOHANG); // also reaps orphans: we may be PID 1
+    if (pid == child) {
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    if (pid <= 0 && !marked) {
+      struct timespec second = {1, 0};
+      nanosleep(&second, NULL);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "install") == 0) {
+    return install(argv[2]);
+  }
+  int expect_data = 0, i = 1;
+  const char *state_dir = NULL;
+  for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    if (strcmp(argv[i], "--expect-data") == 0) {
+      expect_data = 1;
+    } else if (strncmp(argv[i], "--state-dir=", 12) == 0) {
+      state_dir = argv[i] + 12;
+    } else {
+      say("unknown option %s", argv[i]);
+      return 2;
+    }
+  }
+  if (i + 1 >= argc) {
+    say("usage: etcd-guard install DIR | etcd-guard [--expect-data] --state-dir=DIR -- ETCD ARGS...");
+    return 2;
+  }
+  char **etcd = argv + i + 1;
+  int etcd_argc = argc - i - 1;
+  const char *name = flag(etcd_argc, etcd, "--name");
+  const char *data_dir = flag(etcd_argc, etcd, "--data-dir");
+  const char *token = flag(etcd_argc, etcd, "--initial-cluster-token");
+  if (name == NULL || data_dir == NULL) {
+    say("etcd needs --name and --data-dir for the guard to check its data");
+    return 2;
+  }
+  token = token == NULL ? "" : token;
+  char marker[4096] = {0};
+  if (state_dir != NULL) {
+    snprintf(marker, sizeof marker, "%s/%s.started", state_dir, name);
+  }
+  check_identity(data_dir, name, token);
+  if (!has_wal(data_dir)) {
+    if (expect_data) {
+      refuse("member %s has run before, but its data directory %s holds no WAL: its data is lost, and etcd must "
+             "not start it again under its old member ID (the operator replaces the member)", name, data_dir);
+    }
+    if (marker[0] != '\0' && exists(marker)) {
+      refuse("member %s ran in this Pod with a WAL, but its data directory %s holds none now: its data is lost, "
+             "and etcd must not start it again under its old member ID (the operator replaces the member)",
+             name, data_dir);
+    }
+  }
+  return supervise(etcd, data_dir, name, token, marker[0] == '\0' ? NULL : marker);
+}

@@ -1,0 +1,70 @@
+package io.etcdoperator.operator.resources;
+
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The pre-start check of a member Pod: etcd-guard (operator/src/main/c), copied from the operator image by an init
+ * container into an emptyDir, runs before every start of etcd and refuses a member that has run before but lost its
+ * data directory, which etcd would otherwise start under its old member ID (docs/operations.md).
+ */
+public final class EtcdGuard {
+
+  public static final String INIT_CONTAINER = "etcd-guard";
+  static final String VOLUME = "etcd-guard";
+  static final String MOUNT = "/opt/etcd-guard";
+  static final String BINARY_IN_IMAGE = "/opt/etcd-operator/bin/etcd-guard";
+  static final String ETCD = "/usr/local/bin/etcd";
+  /** The words of the guard's termination message when it refused to start a member that lost its data. */
+  static final String DATA_LOST = "its data is lost";
+
+  private EtcdGuard() {}
+
+  /** Copies the guard into the Pod's emptyDir: small, and run before every other init container. */
+  static Container install(AgentImage agent) {
+    return new ContainerBuilder()
+        .withName(INIT_CONTAINER)
+        .withImage(agent.image())
+        .withCommand(BINARY_IN_IMAGE)
+        .withArgs("install", MOUNT)
+        .withVolumeMounts(mount())
+        .withNewResources()
+        .addToRequests("cpu", new Quantity("10m"))
+        .addToRequests("memory", new Quantity("8Mi"))
+        .addToLimits("memory", new Quantity("32Mi"))
+        .endResources()
+        .withSecurityContext(AgentContainers.securityContext())
+        .withTerminationMessagePolicy("FallbackToLogsOnError")
+        .build();
+  }
+
+  /**
+   * The etcd container's command: the guard, then etcd (whose flags stay the container's args). A voter has run, so
+   * its data must be there even in a new Pod; within one Pod the guard remembers a WAL it has seen in its emptyDir.
+   */
+  static List<String> command(EtcdMember member) {
+    List<String> command = new ArrayList<>(List.of(MOUNT + "/etcd-guard", "--state-dir=" + MOUNT));
+    if (member.getStatus() != null && Boolean.TRUE.equals(member.getStatus().getIsVoter())) {
+      command.add("--expect-data");
+    }
+    command.addAll(List.of("--", ETCD));
+    return command;
+  }
+
+  static VolumeMount mount() {
+    return new VolumeMountBuilder().withName(VOLUME).withMountPath(MOUNT).build();
+  }
+
+  static Volume volume() {
+    return new VolumeBuilder().withName(VOLUME).withNewEmptyDir().withSizeLimit(new Quantity("16Mi")).endEmptyDir()
+        .build();
+  }
+}
