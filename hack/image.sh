@@ -66,8 +66,8 @@ install -m 0755 "$ETCD34_BIN/etcdctl" "$rootfs/opt/etcd-tools/v3.4/etcdctl"
 install -m 0755 "$ETCD35_BIN/etcdutl" "$rootfs/opt/etcd-tools/v3.5/etcdutl"
 install -m 0755 "$ETCD35_BIN/etcdctl" "$rootfs/opt/etcd-tools/v3.5/etcdctl"
 
-# The shared libraries every ELF file links, at the paths the dynamic loader looks them up.
-find "$rootfs" -type f \( -perm -u+x -o -name '*.so*' \) -exec sh -c 'head -c4 "$1" | grep -q ELF' _ {} \; -print \
+# The shared libraries every ELF file links, at the paths the dynamic loader looks them up (etcd-guard is static).
+find "$rootfs" -type f \( -perm -u+x -o -name '*.so*' \) -not -name etcd-guard -exec sh -c 'head -c4 "$1" | grep -q ELF' _ {} \; -print \
   | xargs -r ldd 2>/dev/null | awk '/=> \// {print $3} /^\t\/lib/ {print $1}' | sort -u | while read -r lib; do
     mkdir -p "$rootfs$(dirname "$lib")"
     cp -L "$lib" "$rootfs$lib"

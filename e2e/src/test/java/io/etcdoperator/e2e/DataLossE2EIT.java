@@ -3,7 +3,6 @@ package io.etcdoperator.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Pod;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,9 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A PVC member whose data directory is emptied (process frozen, volume wiped, process killed) restarts on the empty
- * directory, and etcd panics on the raft log it no longer has. The operator replaces it (DataLost): MemberRemove of
- * the old id, a new learner with a fresh volume, promotion. First a non-seed member, then the seed. A client writes
+ * A PVC member whose data directory is emptied (process frozen, volume wiped, process killed) must never run again
+ * under its old member id: etcd-guard refuses the start before etcd could take its old id back, and the operator
+ * replaces the member (DataLost): MemberRemove of the old id, a new learner with a fresh volume, promotion. First the
+ * member that joined last (etcd itself would resync it silently under its old id), then the seed. A client writes
  * acknowledged keys the whole time; every one is read back, and the cluster id never changes. Waits for the seed's
  * one ClusterFormed restart first, so the victims are wiped on a settled cluster.
  */
@@ -37,7 +37,7 @@ class DataLossE2EIT {
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "data-loss-");
     try (WritingClient writer = WritingClient.plaintext(env, ns, "dl").start()) {
       for (boolean seed : List.of(false, true)) {
-        String victim = member(env, ns, seed);
+        String victim = seed ? seed(env, ns) : lastJoiner(env, ns);
         Instant t0 = Instant.now();
         env.kube().faults().freeze(ns, victim);
         env.kube().faults().wipeVolume(ns, victim, "data");
@@ -58,22 +58,27 @@ class DataLossE2EIT {
     int dataLost = env.client().v1().events().inNamespace(ns).list().getItems().stream()
         .filter(e -> "DataLost".equals(e.getReason())).mapToInt(e -> e.getCount() == null ? 1 : e.getCount()).sum();
     assertThat(dataLost).as("DataLost events (an event's count included)").isEqualTo(2);
+    assertThat(env.client().v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> "DataLost".equals(e.getReason())).map(e -> e.getMessage()))
+        .as("the last joiner was stopped by the guard, not by etcd").anyMatch(m -> m.contains("etcd-guard: member"));
   }
 
-  /**
-   * The seed (spec.bootstrap), or the first member that joined it. Both start with an initial cluster that differs
-   * from today's membership, so etcd refuses the WAL-less start deterministically; a member that joined last would
-   * get its old id back and either panic or silently resync, which only a check before every start can stop
-   * (docs/operations.md, "Not yet").
-   */
-  private static String member(E2eEnvironment env, String ns, boolean seed) {
-    return env.members(ns, "dl").stream()
-        .filter(m -> seed == Boolean.TRUE.equals(spec(m).get("bootstrap")))
-        .sorted(java.util.Comparator.comparing((GenericKubernetesResource m) -> m.getMetadata().getCreationTimestamp())
+  private static String seed(E2eEnvironment env, String ns) {
+    return withPod(env, ns).filter(m -> Boolean.TRUE.equals(spec(m).get("bootstrap"))).findFirst()
+        .map(m -> m.getMetadata().getName()).orElseThrow(() -> new AssertionError("no seed member"));
+  }
+
+  /** Its initial cluster equals today's membership: etcd would take its old id back and resync without a word. */
+  private static String lastJoiner(E2eEnvironment env, String ns) {
+    return withPod(env, ns).filter(m -> !Boolean.TRUE.equals(spec(m).get("bootstrap")))
+        .max(java.util.Comparator.comparing((GenericKubernetesResource m) -> m.getMetadata().getCreationTimestamp())
             .thenComparing(m -> m.getMetadata().getName()))
-        .map(m -> m.getMetadata().getName())
-        .filter(name -> env.memberPods(ns, "dl").stream().map(Pod::getMetadata).anyMatch(p -> p.getName().equals(name)))
-        .findFirst().orElseThrow(() -> new AssertionError("no " + (seed ? "seed" : "non-seed") + " member"));
+        .map(m -> m.getMetadata().getName()).orElseThrow(() -> new AssertionError("no joined member"));
+  }
+
+  private static java.util.stream.Stream<GenericKubernetesResource> withPod(E2eEnvironment env, String ns) {
+    Set<String> pods = env.memberPods(ns, "dl").stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+    return env.members(ns, "dl").stream().filter(m -> pods.contains(m.getMetadata().getName()));
   }
 
   @SuppressWarnings("unchecked")

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A 3-member PVC cluster loses two members for good (their network is cut). The operator reports QuorumLost and
- * does nothing on its own; once a person names the survivor with force-new-cluster-from, the cluster restarts from
+ * A 3-member PVC cluster loses two members whose state cannot be proven (their network is cut). The operator reports
+ * QuorumLost and does nothing on its own; once a person names the survivor with force-new-cluster-from, the cluster restarts from
  * that member's data, the two dropped members are discarded and two new ones join as learners. Every key written
  * before the loss is read back; the survivor keeps its member id.
  */
@@ -77,8 +77,67 @@ class QuorumLossE2EIT {
         + "20 of 20 keys read back%n", seconds);
   }
 
+  /**
+   * Two of three PVC members lose their data at once (frozen, volumes wiped, killed). etcd-guard refuses both
+   * restarts, which proves the data gone, so the operator restarts the cluster from the survivor without being asked.
+   */
+  @Test
+  void aMajorityThatLostItsDataIsRebuiltFromTheSurvivorByItself(E2eEnvironment env) {
+    String ns = env.namespace("quorum-data-loss");
+    env.createCluster(ns, "qd", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
+    env.awaitReady(ns, "qd", 3, Duration.ofMinutes(5));
+    Await.until("Progressing=False/Reconciled", Duration.ofMinutes(3), () -> EtcdStatus.condition(env.cluster(ns, "qd"),
+        "Progressing").filter(c -> "Reconciled".equals(c.get("reason"))).isPresent());
+    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "qd")).get("clusterID");
+    for (int i = 0; i < 20; i++) {
+      env.etcdctl(env.endpoints(ns, "qd"), "put", "/acked/" + i, "v" + i);
+    }
+    List<Pod> pods = env.memberPods(ns, "qd").stream()
+        .sorted(java.util.Comparator.comparing(p -> p.getMetadata().getName())).toList();
+    String survivor = pods.get(0).getMetadata().getName();
+    String survivorUrl = "http://" + pods.get(0).getStatus().getPodIP() + ":2379";
+    Await.until("the survivor has applied every acknowledged key", Duration.ofSeconds(30), () -> env.etcdctl(
+        survivorUrl, "get", "--consistency=s", "--prefix", "/acked/", "--keys-only").lines()
+        .filter(l -> !l.isBlank()).count() == 20);
+    String survivorId = memberId(env, ns, "qd", survivor);
+    Instant t0 = Instant.now();
+    for (Pod victim : pods.subList(1, 3)) {
+      env.kube().faults().freeze(ns, victim.getMetadata().getName());
+      env.kube().faults().wipeVolume(ns, victim.getMetadata().getName(), "data");
+    }
+    pods.subList(1, 3).forEach(p -> env.kube().faults().killContainers(ns, p.getMetadata().getName()));
+
+    Await.until("READY=3 again, rebuilt from " + survivor, Duration.ofMinutes(6), () -> {
+      GenericKubernetesResource c = env.cluster(ns, "qd");
+      Set<String> names = env.members(ns, "qd").stream().map(m -> m.getMetadata().getName())
+          .collect(Collectors.toSet());
+      return Integer.valueOf(3).equals(E2eEnvironment.status(c).get("readyMembers")) && names.size() == 3
+          && names.contains(survivor) && !names.contains(pods.get(1).getMetadata().getName())
+          && !names.contains(pods.get(2).getMetadata().getName())
+          && (c.getMetadata().getAnnotations() == null
+              || !c.getMetadata().getAnnotations().containsKey("etcd-operator.cozystack.io/force-new-cluster-from"));
+    });
+    long seconds = Duration.between(t0, Instant.now()).toSeconds();
+    String after = env.endpoints(ns, "qd");
+    for (int i = 0; i < 20; i++) {
+      assertThat(env.etcdctl(after, "get", "/acked/" + i, "--print-value-only").strip()).isEqualTo("v" + i);
+    }
+    assertThat(memberId(env, ns, "qd", survivor)).as("the survivor keeps its member id").isEqualTo(survivorId);
+    assertThat(E2eEnvironment.status(env.cluster(ns, "qd")).get("clusterID")).isEqualTo(clusterId);
+    List<String> messages = env.client().v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> "QuorumRecovery".equals(e.getReason())).map(e -> e.getMessage()).toList();
+    assertThat(messages).anyMatch(m -> m.contains("lost their data; restarting the cluster from " + survivor));
+    System.out.printf("quorum loss (2 of 3 PVC members lost their data): READY=3 %d s after the wipe, without being "
+        + "asked; 20 of 20 keys read back%n", seconds);
+  }
+
   private static String memberId(E2eEnvironment env, String ns, String name) {
-    return env.members(ns, "ql").stream().filter(m -> m.getMetadata().getName().equals(name)).findFirst()
+    return memberId(env, ns, "ql", name);
+  }
+
+  private static String memberId(E2eEnvironment env, String ns, String cluster, String name) {
+    return env.members(ns, cluster).stream().filter(m -> m.getMetadata().getName().equals(name)).findFirst()
         .map(m -> Objects.toString(E2eEnvironment.status(m).get("memberID"))).orElse("");
   }
+
 }

@@ -116,6 +116,18 @@ public class StepExecutor {
           + " did not come up within 10 minutes; deleting it (its finalizer removes the learner from etcd) so a new "
           + "member can join");
       case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
+      case Step.StartQuorumRecovery s -> {
+        client.resources(EtcdCluster.class).inNamespace(ns(cluster)).withName(cluster.getMetadata().getName())
+            .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
+                Map.of("annotations", Map.of(
+                    io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, s.survivor())))));
+        String message = "quorum lost for good: " + s.lost() + " lost their data; restarting the cluster from "
+            + s.survivor() + ", the only voter left (recorded as "
+            + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + ")";
+        events.warning(cluster, s.reason(), message);
+        LOG.atWarn().addKeyValue("member", s.survivor()).addKeyValue("reason", s.reason().reason()).log(message);
+        yield Outcome.of(s.reason(), message, SOON);
+      }
       case Step.ForceNewCluster s -> {
         markForceNewCluster(cluster, s.member(), "true");
         client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();

@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Recovery from a lost quorum, only when a person names the member to restart from: that member starts once with
+ * Recovery from a lost quorum, from the member a person names, or by itself when the majority provably lost its data
+ * and one voter survives (see {@link #automatic}): that member starts once with
  * --force-new-cluster (etcd drops every other member and keeps the cluster id and the member's data), the others are
  * discarded with their volumes, then the flag goes and scale-up joins new members as learners. docs/operations.md
  * has the runbook; etcd's own rules are in docs/concepts.md.
@@ -20,7 +21,7 @@ final class QuorumLoss {
   static Optional<Step> next(ObservedCluster observed) {
     Optional<QuorumRecovery> asked = observed.maintenance().recovery();
     if (asked.isEmpty()) {
-      return Optional.empty();
+      return automatic(observed);
     }
     QuorumRecovery recovery = asked.get();
     Optional<ObservedMember> survivor = observed.byName(recovery.from()).filter(ObservedMember::running);
@@ -55,6 +56,36 @@ final class QuorumLoss {
           ClusterPlanner.MEDIUM));
     }
     return Optional.of(new Step.EndForceNewCluster(recovery.from()));
+  }
+
+  /**
+   * Nobody asked, but a majority of the voters is provably gone: their data is lost (etcd-guard or etcd's own panic
+   * said so) or, for memory members, their Pod is. With exactly one surviving PVC voter there is no choice to make,
+   * so recovery starts from it by itself; members that are only unreachable never count as gone.
+   */
+  private static Optional<Step> automatic(ObservedCluster observed) {
+    List<ObservedMember> voters = observed.running().stream().filter(ObservedMember::voterMark).toList();
+    List<ObservedMember> gone = voters.stream().filter(QuorumLoss::provablyGone).toList();
+    if (gone.isEmpty() || Quorum.holds(voters.size() - gone.size(), voters.size())) {
+      return Optional.empty();
+    }
+    List<String> lost = gone.stream().map(ObservedMember::name).sorted().toList();
+    List<ObservedMember> survivors = voters.stream().filter(m -> !provablyGone(m)).toList();
+    if (survivors.isEmpty()) {
+      return Optional.of(new Step.Wait(Reason.QUORUM_LOST, "every voter lost its data " + lost
+          + ": nothing to restart from; restore the cluster from a snapshot (docs/snapshots.md)", ClusterPlanner.LONG));
+    }
+    if (survivors.size() > 1 || survivors.getFirst().memory() || !survivors.getFirst().hasPod()) {
+      return Optional.of(new Step.Wait(Reason.QUORUM_LOST, lost + " lost their data and the quorum with it; "
+          + "choose the survivor to restart from: annotate the cluster "
+          + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + "=<member> "
+          + "(a memory member cannot restart without losing its data; docs/operations.md)", ClusterPlanner.LONG));
+    }
+    return Optional.of(new Step.StartQuorumRecovery(survivors.getFirst().name(), lost));
+  }
+
+  static boolean provablyGone(ObservedMember member) {
+    return member.broken().map(ObservedMember.Broken::dataLost).orElse(false) || (member.memory() && member.podLost());
   }
 
   /** Never on a cluster that still has its quorum: forcing it would throw away what the others acknowledged. */

@@ -210,6 +210,16 @@ public sealed interface Step {
     }
   }
 
+  /**
+   * Quorum recovery nobody asked for: the majority lost its data and {@code survivor} is the only voter left. Recorded
+   * as the force-new-cluster-from annotation, so the steps that follow are the ones a person's request takes.
+   */
+  record StartQuorumRecovery(String survivor, java.util.List<String> lost) implements Step {
+    public Reason reason() {
+      return Reason.QUORUM_RECOVERY;
+    }
+  }
+
   /** Quorum recovery: mark the chosen member for one start with --force-new-cluster and restart its Pod. */
   record ForceNewCluster(String member) implements Step {
     public Reason reason() {

@@ -47,12 +47,13 @@ public final class EtcdGuard {
   }
 
   /**
-   * The etcd container's command: the guard, then etcd (whose flags stay the container's args). A voter has run, so
-   * its data must be there even in a new Pod; within one Pod the guard remembers a WAL it has seen in its emptyDir.
+   * The etcd container's command: the guard, then etcd (whose flags stay the container's args). A voter of a formed
+   * cluster has run (a joiner is promoted only once it caught up; the seed formed the cluster), so its data must be
+   * there even in a new Pod; within one Pod the guard remembers a WAL it has seen in its emptyDir.
    */
-  static List<String> command(EtcdMember member) {
+  static List<String> command(EtcdMember member, boolean existingCluster) {
     List<String> command = new ArrayList<>(List.of(MOUNT + "/etcd-guard", "--state-dir=" + MOUNT));
-    if (member.getStatus() != null && Boolean.TRUE.equals(member.getStatus().getIsVoter())) {
+    if (existingCluster && member.getStatus() != null && Boolean.TRUE.equals(member.getStatus().getIsVoter())) {
       command.add("--expect-data");
     }
     command.addAll(List.of("--", ETCD));

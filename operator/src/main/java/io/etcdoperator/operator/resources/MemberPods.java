@@ -92,7 +92,7 @@ public final class MemberPods {
         .withContainers(new ContainerBuilder()
             .withName(CONTAINER)
             .withImage(image)
-            .withCommand(agent.isPresent() ? EtcdGuard.command(member) : List.of(EtcdGuard.ETCD))
+            .withCommand(agent.isPresent() ? EtcdGuard.command(member, existingCluster) : List.of(EtcdGuard.ETCD))
             .withArgs(EtcdCommandLine.args(member, existingCluster))
             .withTerminationMessagePolicy("FallbackToLogsOnError") // the log's tail says why etcd exited
             .withPorts(port("client", Names.CLIENT_PORT), port("peer", Names.PEER_PORT),

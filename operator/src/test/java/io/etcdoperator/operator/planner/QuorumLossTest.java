@@ -71,6 +71,39 @@ class QuorumLossTest {
   }
 
   @Test
+  void aMajorityThatLostItsDataRestartsFromTheOneSurvivorWithoutBeingAsked() {
+    Observations o = lostTwoOfThree().broken("b", true).broken("c", true);
+    assertThat(planner.next(o.build(), 3)).isEqualTo(new Step.StartQuorumRecovery("a", List.of("b", "c")));
+  }
+
+  @Test
+  void membersThatAreOnlyUnreachableOrCrashLoopNeverStartARecovery() {
+    assertThat(planner.next(lostTwoOfThree().build(), 3)).isNotInstanceOf(Step.StartQuorumRecovery.class);
+    Step looping = planner.next(lostTwoOfThree().broken("b", true).broken("c", false).build(), 3);
+    assertThat(looping).isNotInstanceOf(Step.StartQuorumRecovery.class);
+  }
+
+  @Test
+  void oneLostMemberOfThreeIsAReplacementNotARecovery() {
+    Observations o = cluster().voter("a").voter("b").unreadyVoter("c").leader("a").broken("c", true);
+    assertThat(planner.next(o.build(), 3)).isInstanceOf(Step.ReplaceBrokenMember.class);
+  }
+
+  @Test
+  void twoSurvivorsOrAMemorySurvivorOrNoneWaitForAPerson() {
+    Observations five = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").unreadyVoter("d").unreadyVoter("e")
+        .etcdView(UNREACHABLE).broken("c", true).broken("d", true).broken("e", true);
+    Step two = planner.next(five.build(), 5);
+    assertThat(two.reason()).isEqualTo(Reason.QUORUM_LOST);
+    assertThat(((Step.Wait) two).detail()).contains("[c, d, e] lost their data").contains("force-new-cluster-from");
+    Observations memory = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE).memory()
+        .lost("b").lost("c");
+    assertThat(planner.next(memory.build(), 3).reason()).isEqualTo(Reason.QUORUM_LOST);
+    Observations none = lostTwoOfThree().broken("a", true).broken("b", true).broken("c", true);
+    assertThat(((Step.Wait) planner.next(none.build(), 3)).detail()).contains("restore the cluster from a snapshot");
+  }
+
+  @Test
   void theOldMembershipStillListedMeansTheFlagHasNotTakenEffect() {
     Observations o = cluster().voter("a").voter("b").voter("c").leader("a").maintenance(asked("a", "a"));
     assertThat(((Step.Wait) planner.next(o.build(), 3)).detail()).contains("still lists 3 members");

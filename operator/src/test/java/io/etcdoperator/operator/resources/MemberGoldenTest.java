@@ -36,7 +36,7 @@ class MemberGoldenTest {
         MemberPods.build(Fixtures.member("member-adopted-peer-auto-tls"), IMAGE, true));
   }
 
-  /** With the operator image known, etcd runs behind etcd-guard; a voter's new Pod must find its data. */
+  /** With the operator image known, etcd runs behind etcd-guard; a new Pod of a formed cluster's voter must find its data. */
   @Test
   void guardedVoter() {
     EtcdMember member = Fixtures.member("member-joining-full");
@@ -44,6 +44,18 @@ class MemberGoldenTest {
     member.getStatus().setIsVoter(true);
     Golden.assertMatches("pod-voter-guarded", MemberPods.build(member, IMAGE, true,
         java.util.Optional.of(new AgentImage("ghcr.io/etcd-operator-java/etcd-operator:v0.1.0", null))));
+  }
+
+  @Test
+  void theSeedsFirstPodExpectsNoData() {
+    EtcdMember seed = Fixtures.member("member-seed-plain");
+    seed.setStatus(new io.etcdoperator.api.v1alpha2.EtcdMemberStatus());
+    seed.getStatus().setIsVoter(true);
+    java.util.Optional<AgentImage> agent = java.util.Optional.of(new AgentImage("operator:dev", null));
+    org.assertj.core.api.Assertions.assertThat(MemberPods.build(seed, IMAGE, false, agent).getSpec().getContainers()
+        .getFirst().getCommand()).doesNotContain("--expect-data");
+    org.assertj.core.api.Assertions.assertThat(MemberPods.build(seed, IMAGE, true, agent).getSpec().getContainers()
+        .getFirst().getCommand()).contains("--expect-data");
   }
 
   @Test
