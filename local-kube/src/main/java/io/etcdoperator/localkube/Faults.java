@@ -20,6 +20,11 @@ public final class Faults {
         nodeOf(namespace, pod).killContainers(namespace, pod);
     }
 
+    /** The kubelet evicts the Pod (node pressure): containers killed, phase Failed, reason Evicted, never restarted. */
+    public void evict(String namespace, String pod) {
+        nodeOf(namespace, pod).evict(namespace, pod, "The node was low on resource: memory.");
+    }
+
     /** SIGSTOP to every process of the Pod: it stays up but stops answering. */
     public void freeze(String namespace, String pod) {
         nodeOf(namespace, pod).freeze(namespace, pod, true);

@@ -28,7 +28,12 @@ final class PodStatusReport {
 
     /** What the worker knows about the Pod apart from its containers. */
     record PodView(String podIp, String hostIp, Instant startTime, boolean initFailed, boolean initDone,
-            String qosClass) {
+            String qosClass, java.util.Optional<String> evicted) {
+
+        PodView(String podIp, String hostIp, Instant startTime, boolean initFailed, boolean initDone,
+                String qosClass) {
+            this(podIp, hostIp, startTime, initFailed, initDone, qosClass, java.util.Optional.empty());
+        }
     }
 
     PodStatus build(PodView view, List<ContainerSlot> initSlots, List<ContainerSlot> slots) {
@@ -50,6 +55,7 @@ final class PodStatusReport {
                 .withQosClass(view.qosClass())
                 .withContainerStatuses(slots.stream().map(PodStatusReport::status).toList())
                 .withInitContainerStatuses(initSlots.stream().map(PodStatusReport::status).toList());
+        view.evicted().ifPresent(message -> status.withReason("Evicted").withMessage(message));
         if (view.podIp() != null) {
             status.withPodIP(view.podIp()).withPodIPs(new PodIP(view.podIp()));
         }
@@ -57,7 +63,7 @@ final class PodStatusReport {
     }
 
     static String phase(PodView view, List<ContainerSlot> slots) {
-        if (view.initFailed()) {
+        if (view.initFailed() || view.evicted().isPresent()) {
             return "Failed";
         }
         if (!view.initDone() || slots.stream().anyMatch(slot -> !slot.everRan)) {

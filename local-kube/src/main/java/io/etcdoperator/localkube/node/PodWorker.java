@@ -58,6 +58,8 @@ final class PodWorker {
     private Stage stage = Stage.SANDBOX;
     private int initIndex;
     private boolean initFailed;
+    /** Why the kubelet evicted the Pod, once it did: its containers are killed for good and it ends Failed. */
+    private volatile String evicted;
     private Instant nextVolumeAttempt = Instant.EPOCH;
     private PodStatus published;
     private boolean wake;
@@ -185,6 +187,19 @@ final class PodWorker {
     }
 
     private void step() {
+        if (evicted != null && stage != Stage.FINISHED) {
+            killAll();
+            for (ContainerSlot slot : allSlots()) {
+                if (slot.running()) {
+                    slot.recordExit(137, "Error", null);
+                    slot.process = null;
+                    slot.ready = false;
+                }
+                slot.done = true;
+            }
+            stage = Stage.FINISHED;
+            return;
+        }
         switch (stage) {
             case SANDBOX -> createSandbox();
             case VOLUMES -> prepareVolumes();
@@ -501,7 +516,8 @@ final class PodWorker {
             return;
         }
         PodStatus status = report.build(new PodStatusReport.PodView(sandbox.ip(), node.hostIp(), startTime,
-                initFailed, stage == Stage.MAIN || (stage == Stage.FINISHED && !initFailed), qosClass()),
+                initFailed, stage == Stage.MAIN || (stage == Stage.FINISHED && !initFailed), qosClass(),
+                java.util.Optional.ofNullable(evicted)),
                 initSlots, slots);
         if (status.equals(published)) {
             return;
@@ -583,6 +599,12 @@ final class PodWorker {
                 process.kill();
             }
         }
+        wake();
+    }
+
+    /** As the kubelet under node pressure: containers killed, never restarted, phase Failed, reason Evicted. */
+    void evict(String message) {
+        evicted = message;
         wake();
     }
 

@@ -191,6 +191,11 @@ public final class SimulatedNode implements AutoCloseable {
         requireWorker(namespace, pod).killContainers();
     }
 
+    /** Evicts the Pod as the kubelet does under node pressure: it ends Failed/Evicted and stays until deleted. */
+    public void evict(String namespace, String pod, String message) {
+        requireWorker(namespace, pod).evict(message);
+    }
+
     /** SIGSTOP ({@code freeze}) or SIGCONT to every process of the Pod. */
     public void freeze(String namespace, String pod, boolean freeze) {
         requireWorker(namespace, pod).signalContainers(freeze ? "STOP" : "CONT");

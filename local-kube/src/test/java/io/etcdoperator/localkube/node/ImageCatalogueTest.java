@@ -30,6 +30,21 @@ class ImageCatalogueTest {
         assertThat(catalogue.commandLine(image, List.of("/usr/local/bin/no-such-tool"), List.of())).isEmpty();
     }
 
+    /** etcd-guard, copied into an emptyDir by an init container, runs from there and execs the image's etcd. */
+    @Test
+    void aProgramInAVolumeRunsFromThereAndItsImagePathsBecomeHostBinaries() throws Exception {
+        Path etcd = executable(images.resolve("etcd"));
+        ImageCatalogue catalogue = ImageCatalogue.withEtcdImages().directory("etcd:test", images, "/usr/local/bin/etcd")
+                .build();
+        ImageCatalogue.Image image = catalogue.image("etcd:test").orElseThrow();
+
+        assertThat(catalogue.commandLine(image, List.of("/opt/etcd-guard/etcd-guard", "--", "/usr/local/bin/etcd"),
+                List.of("--name=a"), List.of(Path.of("/var/lib/etcd"), Path.of("/opt/etcd-guard"))))
+                .contains(List.of("/opt/etcd-guard/etcd-guard", "--", etcd.toString(), "--name=a"));
+        assertThat(catalogue.commandLine(image, List.of("/opt/etcd-guard/etcd-guard"), List.of(),
+                List.of(Path.of("/opt/other")))).as("not in a volume, not in the image").isEmpty();
+    }
+
     @Test
     void theOperatorImageIsJavaJarWithTheArgsAppended() {
         ImageCatalogue catalogue = ImageCatalogue.withEtcdImages().operator("operator:dev", Path.of("/opt/op.jar"))

@@ -1,0 +1,90 @@
+package io.etcdoperator.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Faults that must not cost a member its identity, each under a client writing acknowledged keys that are all read
+ * back: an evicted PVC member gets a new Pod on its volume (same member id), and a member cut off the network while
+ * the others keep their quorum is left alone until it comes back.
+ */
+@ExtendWith(LocalKubernetesExtension.class)
+class MemberFaultsE2EIT {
+
+  private static final Duration PARTITION = Duration.ofSeconds(30);
+
+  @Test
+  void anEvictedMemberGetsANewPodOnItsVolumeAndKeepsItsId(E2eEnvironment env) throws Exception {
+    String ns = env.namespace("evicted");
+    env.createCluster(ns, "ev", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
+    env.awaitReady(ns, "ev", 3, Duration.ofMinutes(5));
+    Map<String, String> ids = memberIds(env, ns, "ev");
+    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "evicted-");
+    try (WritingClient writer = WritingClient.plaintext(env, ns, "ev").start()) {
+      Pod victim = env.memberPods(ns, "ev").getFirst();
+      Instant t0 = Instant.now();
+      env.kube().faults().evict(ns, victim.getMetadata().getName());
+      Await.until("a new Pod for " + victim.getMetadata().getName() + ", READY=3", Duration.ofMinutes(3),
+          () -> env.memberPods(ns, "ev").stream().anyMatch(p -> p.getMetadata().getName()
+              .equals(victim.getMetadata().getName()) && !p.getMetadata().getUid().equals(victim.getMetadata().getUid()))
+              && WritingClient.ready(env, ns, "ev") == 3);
+      System.out.printf("evicted PVC member %s: READY=3 on a new Pod after %d s; %s%n",
+          victim.getMetadata().getName(), Duration.between(t0, Instant.now()).toSeconds(), writer.summary());
+      writer.stop();
+      assertThat(writer.unreadAcknowledged(dir)).as("acknowledged keys missing").isEmpty();
+      assertThat(writer.failed()).isZero();
+    }
+    assertThat(memberIds(env, ns, "ev")).as("same members, same ids").isEqualTo(ids);
+    assertThat(reasons(env, ns)).contains("PodFailed");
+  }
+
+  @Test
+  void aPartitionedMemberIsNotReplacedWhileTheOthersKeepQuorum(E2eEnvironment env) throws Exception {
+    String ns = env.namespace("partition");
+    env.createCluster(ns, "pt", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
+    env.awaitReady(ns, "pt", 3, Duration.ofMinutes(5));
+    Map<String, String> ids = memberIds(env, ns, "pt");
+    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "partition-");
+    try (WritingClient writer = WritingClient.plaintext(env, ns, "pt").start()) {
+      String victim = env.memberPods(ns, "pt").getLast().getMetadata().getName();
+      env.kube().faults().cutNetwork(ns, victim);
+      Await.until(victim + " seen not ready", Duration.ofMinutes(1), () -> WritingClient.ready(env, ns, "pt") == 2);
+      Instant end = Instant.now().plus(PARTITION);
+      while (Instant.now().isBefore(end)) { // an observation window: nothing may change during it
+        assertThat(memberIds(env, ns, "pt")).as("members while " + victim + " is cut off").isEqualTo(ids);
+        Thread.sleep(500);
+      }
+      env.kube().faults().healNetwork(ns, victim);
+      Instant healed = Instant.now();
+      Await.until("READY=3 after the partition healed", Duration.ofMinutes(2),
+          () -> WritingClient.ready(env, ns, "pt") == 3);
+      System.out.printf("partitioned member %s: left alone for %d s, READY=3 %d s after healing; %s%n", victim,
+          PARTITION.toSeconds(), Duration.between(healed, Instant.now()).toSeconds(), writer.summary());
+      writer.stop();
+      assertThat(writer.unreadAcknowledged(dir)).as("acknowledged keys missing").isEmpty();
+      assertThat(writer.failed()).isZero();
+    }
+    assertThat(memberIds(env, ns, "pt")).isEqualTo(ids);
+    assertThat(reasons(env, ns)).doesNotContain("MemberLost", "DataLost", "MemberCrashLooping", "PodFailed");
+  }
+
+  private static Map<String, String> memberIds(E2eEnvironment env, String ns, String cluster) {
+    return env.members(ns, cluster).stream().collect(Collectors.toMap(m -> m.getMetadata().getName(),
+        m -> Objects.toString(E2eEnvironment.status(m).get("memberID"))));
+  }
+
+  private static java.util.List<String> reasons(E2eEnvironment env, String ns) {
+    return env.client().v1().events().inNamespace(ns).list().getItems().stream().map(e -> e.getReason())
+        .filter(Objects::nonNull).toList();
+  }
+}
