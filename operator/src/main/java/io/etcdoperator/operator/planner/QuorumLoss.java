@@ -85,7 +85,8 @@ final class QuorumLoss {
   }
 
   static boolean provablyGone(ObservedMember member) {
-    return member.broken().map(ObservedMember.Broken::dataLost).orElse(false) || (member.memory() && member.podLost());
+    return !member.ready() && (member.broken().map(ObservedMember.Broken::dataLost).orElse(false)
+        || (member.memory() && member.podLost()));
   }
 
   /** Never on a cluster that still has its quorum: forcing it would throw away what the others acknowledged. */

@@ -181,8 +181,9 @@ public final class MemberPods {
 
   private static Optional<ObservedMember.Broken> broken(io.fabric8.kubernetes.api.model.ContainerStatus c) {
     var terminated = c.getLastState() == null ? null : c.getLastState().getTerminated();
-    if (terminated == null) {
-      return Optional.empty();
+    boolean servingNow = Boolean.TRUE.equals(c.getReady()) && c.getState() != null && c.getState().getRunning() != null;
+    if (terminated == null || servingNow) {
+      return Optional.empty(); // a learner's early failed starts stay in lastState after it joined: history, not now
     }
     String message = terminated.getMessage() == null ? "" : terminated.getMessage();
     int restarts = c.getRestartCount() == null ? 0 : c.getRestartCount();

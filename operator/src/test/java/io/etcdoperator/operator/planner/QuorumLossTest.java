@@ -84,6 +84,13 @@ class QuorumLossTest {
   }
 
   @Test
+  void aReadyMemberIsNeverCountedAsGone() {
+    Observations o = cluster().voter("a").voter("b").leader("a").broken("b", true);
+    assertThat(planner.next(o.build(), 3)).isNotInstanceOf(Step.Wait.class)
+        .isNotInstanceOf(Step.StartQuorumRecovery.class);
+  }
+
+  @Test
   void oneLostMemberOfThreeIsAReplacementNotARecovery() {
     Observations o = cluster().voter("a").voter("b").unreadyVoter("c").leader("a").broken("c", true);
     assertThat(planner.next(o.build(), 3)).isInstanceOf(Step.ReplaceBrokenMember.class);
@@ -99,7 +106,8 @@ class QuorumLossTest {
     Observations memory = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE).memory()
         .lost("b").lost("c");
     assertThat(planner.next(memory.build(), 3).reason()).isEqualTo(Reason.QUORUM_LOST);
-    Observations none = lostTwoOfThree().broken("a", true).broken("b", true).broken("c", true);
+    Observations none = cluster().unreadyVoter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE)
+        .broken("a", true).broken("b", true).broken("c", true);
     assertThat(((Step.Wait) planner.next(none.build(), 3)).detail()).contains("restore the cluster from a snapshot");
   }
 

@@ -47,6 +47,17 @@ class MemberPodsBrokenTest {
     assertThat(MemberPods.broken(pod(1, foreign, "Error"))).as("not this member's data: not deleted as lost").isEmpty();
   }
 
+  /** A learner whose first starts could not reach its peers, then joined: its lastState is history. */
+  @Test
+  void aContainerThatServesNowIsNotBrokenWhateverItsLastRunSaid() {
+    String log = "{\"level\":\"fatal\",\"msg\":\"discovery failed\",\"error\":\"cannot fetch cluster info from peer "
+        + "urls\"}";
+    Pod serving = pod(3, log, null);
+    serving.getStatus().getContainerStatuses().getFirst().setReady(true);
+    assertThat(MemberPods.broken(serving)).isEmpty();
+    assertThat(MemberPods.broken(pod(3, log, null))).as("running, not ready yet").isPresent();
+  }
+
   @Test
   void fiveRestartsInCrashLoopBackOffAreACrashLoop() {
     var broken = MemberPods.broken(pod(5, "error: bad flag", "CrashLoopBackOff")).orElseThrow();
