@@ -5,103 +5,60 @@ import com.google.protobuf.UnknownFieldSet;
 import io.etcd.jetcd.api.AlarmMember;
 import io.etcd.jetcd.api.AlarmRequest;
 import io.etcd.jetcd.api.AlarmType;
+import io.etcd.jetcd.api.AuthEnableRequest;
 import io.etcd.jetcd.api.AuthGrpc;
-import io.etcd.jetcd.api.AuthenticateRequest;
+import io.etcd.jetcd.api.AuthUserAddRequest;
+import io.etcd.jetcd.api.AuthUserGrantRoleRequest;
 import io.etcd.jetcd.api.CompactionRequest;
 import io.etcd.jetcd.api.DefragmentRequest;
 import io.etcd.jetcd.api.KVGrpc;
 import io.etcd.jetcd.api.MaintenanceGrpc;
-import io.etcd.jetcd.api.MemberListResponse;
-import io.etcd.jetcd.api.MemberRemoveRequest;
 import io.etcd.jetcd.api.MoveLeaderRequest;
 import io.etcd.jetcd.api.RangeRequest;
 import io.etcd.jetcd.api.SnapshotRequest;
 import io.etcd.jetcd.api.SnapshotResponse;
 import io.etcd.jetcd.api.StatusRequest;
 import io.etcd.jetcd.api.StatusResponse;
-import io.grpc.CallOptions;
 import io.grpc.Channel;
-import io.grpc.ClientInterceptors;
 import io.grpc.Context;
 import io.grpc.Deadline;
-import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
-import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NegotiationType;
-import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.protobuf.ProtoUtils;
-import io.grpc.stub.ClientCalls;
-import io.grpc.stub.MetadataUtils;
-import io.netty.channel.ChannelOption;
-import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
- * etcd RPCs that jetcd 0.8.5 does not offer, made on gRPC channels of our own with jetcd's generated messages:
- * MemberPromote (absent from jetcd), the full Maintenance Status (jetcd drops isLearner, raftAppliedIndex, ...),
- * MoveLeader on one chosen endpoint (jetcd sends it wherever its load balancer points, and only the leader may
- * answer it), and an anonymous probe for "is auth on" (3.4 has no AuthStatus RPC).
+ * etcd RPCs made on gRPC channels of our own ({@link EtcdChannels}) with jetcd's generated messages: the full
+ * Maintenance Status (jetcd drops isLearner, raftAppliedIndex, ...), MoveLeader, snapshot and defragment on one chosen
+ * endpoint, alarms, compaction, the auth bootstrap, and an anonymous probe for "is auth on" (3.4 has no AuthStatus).
+ * Calls for any endpoint go through {@link EtcdChannels#onAnyEndpoint}; membership calls are in {@link MembershipRpc}.
  */
-final class DirectRpc implements AutoCloseable {
+final class DirectRpc {
 
-  // MemberPromoteRequest {uint64 ID = 1} and MemberPromoteResponse {header = 1; repeated Member members = 2} have
-  // the wire layout of MemberRemoveRequest and MemberListResponse, which jetcd-api does generate.
-  private static final MethodDescriptor<MemberRemoveRequest, MemberListResponse> MEMBER_PROMOTE =
-      MethodDescriptor.<MemberRemoveRequest, MemberListResponse>newBuilder()
-          .setType(MethodDescriptor.MethodType.UNARY)
-          .setFullMethodName(MethodDescriptor.generateFullMethodName("etcdserverpb.Cluster", "MemberPromote"))
-          .setRequestMarshaller(ProtoUtils.marshaller(MemberRemoveRequest.getDefaultInstance()))
-          .setResponseMarshaller(ProtoUtils.marshaller(MemberListResponse.getDefaultInstance()))
-          .build();
-  private static final Metadata.Key<String> TOKEN = Metadata.Key.of("token", Metadata.ASCII_STRING_MARSHALLER);
   private static final int ALARM_CORRUPT = 2; // etcd's AlarmType CORRUPT; jetcd's generated enum stops at NOSPACE
   private static final int STATUS_RAFT_APPLIED_INDEX = 7;
   private static final int STATUS_ERRORS = 8;
   private static final int STATUS_DB_SIZE_IN_USE = 9;
   private static final int STATUS_IS_LEARNER = 10;
 
-  private final EtcdConnection connection;
-  private final SslContext sslContext;
-  private final Map<URI, ManagedChannel> channels = new ConcurrentHashMap<>();
-  private Optional<String> token; // null until the first call that needs it
+  private final EtcdChannels channels;
 
-  DirectRpc(EtcdConnection connection, SslContext sslContext) {
-    this.connection = connection;
-    this.sslContext = sslContext;
+  DirectRpc(EtcdChannels channels) {
+    this.channels = channels;
   }
 
-  MemberListResponse promote(long memberId, Deadline deadline) {
-    MemberRemoveRequest request = MemberRemoveRequest.newBuilder().setID(memberId).build();
-    return onAnyEndpoint(deadline, channel ->
-        ClientCalls.blockingUnaryCall(authorized(channel, deadline), MEMBER_PROMOTE,
-            CallOptions.DEFAULT.withDeadline(deadline), request));
-  }
-
-  /** MemberPromote on exactly this endpoint: the leader's, since only the leader decides (a follower forwards). */
-  MemberListResponse promote(URI endpoint, long memberId, Deadline deadline) {
-    MemberRemoveRequest request = MemberRemoveRequest.newBuilder().setID(memberId).build();
-    return ClientCalls.blockingUnaryCall(authorized(channel(endpoint), deadline), MEMBER_PROMOTE,
-        CallOptions.DEFAULT.withDeadline(deadline), request);
-  }
-
-  /** Status of exactly this endpoint (a learner answers Status too). */
+  /** Status of exactly this endpoint (a learner answers Status too); the connection learns whether it leads. */
   EndpointStatus status(URI endpoint, Deadline deadline) {
-    Channel channel = authorized(channel(endpoint), deadline);
-    StatusResponse response = MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline)
-        .status(StatusRequest.getDefaultInstance());
-    return endpointStatus(response);
+    EndpointStatus status = channels.onEndpoint(endpoint, deadline, a -> endpointStatus(
+        MaintenanceGrpc.newBlockingStub(a.authorized()).withDeadline(a.deadline()).status(StatusRequest.getDefaultInstance())));
+    if (status.isLeader()) {
+      channels.health().leads(endpoint);
+    } else {
+      channels.health().follows(endpoint);
+    }
+    return status;
   }
 
   /**
@@ -109,9 +66,8 @@ final class DirectRpc implements AutoCloseable {
    * otherwise answers once it sees the transferee lead (or with "leader transfer took too long").
    */
   void moveLeader(URI endpoint, long transferee, Deadline deadline) {
-    Channel channel = authorized(channel(endpoint), deadline);
-    MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline)
-        .moveLeader(MoveLeaderRequest.newBuilder().setTargetID(transferee).build());
+    channels.onEndpoint(endpoint, deadline, a -> MaintenanceGrpc.newBlockingStub(a.authorized())
+        .withDeadline(a.deadline()).moveLeader(MoveLeaderRequest.newBuilder().setTargetID(transferee).build()));
   }
 
   /**
@@ -119,7 +75,10 @@ final class DirectRpc implements AutoCloseable {
    * so gRPC flow control keeps etcd from sending faster than the sink drains.
    */
   long snapshot(URI endpoint, OutputStream sink, Deadline deadline) {
-    Channel channel = authorized(channel(endpoint), deadline);
+    return channels.onEndpoint(endpoint, deadline, a -> stream(a.authorized(), sink, deadline));
+  }
+
+  private static long stream(Channel channel, OutputStream sink, Deadline deadline) {
     Context.CancellableContext call = Context.current().withCancellation();
     Context previous = call.attach();
     long written = 0;
@@ -155,39 +114,42 @@ final class DirectRpc implements AutoCloseable {
 
   /** Maintenance Defragment on exactly this endpoint; the member answers nothing else until it is done. */
   void defragment(URI endpoint, Deadline deadline) {
-    Channel channel = authorized(channel(endpoint), deadline);
-    MaintenanceGrpc.newBlockingStub(channel).withDeadline(deadline).defragment(DefragmentRequest.getDefaultInstance());
+    channels.onEndpoint(endpoint, deadline, a -> MaintenanceGrpc.newBlockingStub(a.authorized())
+        .withDeadline(a.deadline()).defragment(DefragmentRequest.getDefaultInstance()));
   }
 
   /** The cluster's alarms (raft state, so any voter answers for all members). */
   List<Alarm> alarms(Deadline deadline) {
     AlarmRequest request = AlarmRequest.newBuilder().setAction(AlarmRequest.AlarmAction.GET).build();
-    return onAnyEndpoint(deadline, channel -> MaintenanceGrpc.newBlockingStub(authorized(channel, deadline))
-        .withDeadline(deadline).alarm(request)).getAlarmsList().stream()
-        .filter(a -> a.getAlarmValue() != AlarmType.NONE_VALUE)
+    return channels.onAnyEndpoint(deadline, a -> MaintenanceGrpc.newBlockingStub(a.authorized())
+        .withDeadline(a.deadline()).alarm(request)).getAlarmsList().stream()
+        .filter(m -> m.getAlarmValue() != AlarmType.NONE_VALUE)
         .map(DirectRpc::alarm)
         .toList();
   }
 
+  /** Disarming twice is harmless, so a try that got no answer may be repeated elsewhere. */
   void disarm(Alarm alarm, Deadline deadline) {
     AlarmRequest request = AlarmRequest.newBuilder().setAction(AlarmRequest.AlarmAction.DEACTIVATE)
         .setMemberID(alarm.member().value())
         .setAlarmValue(alarm.kind() == Alarm.Kind.NOSPACE ? AlarmType.NOSPACE_VALUE : ALARM_CORRUPT)
         .build();
-    onAnyEndpoint(deadline, channel -> MaintenanceGrpc.newBlockingStub(authorized(channel, deadline))
-        .withDeadline(deadline).alarm(request));
+    channels.onAnyEndpoint(deadline, a -> MaintenanceGrpc.newBlockingStub(a.authorized())
+        .withDeadline(a.deadline()).alarm(request));
   }
 
   /**
    * Compacts to the current revision, read from a count-only range header on the same endpoint. Physical: etcd
    * answers once the old revisions are removed from the backend, so a defragment after it can reclaim their space.
+   * Repeated elsewhere after no answer, a compaction the first try did apply comes back as "already compacted".
    */
   long compactToCurrent(Deadline deadline) {
     RangeRequest head = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("\0")).setCountOnly(true).build();
-    return onAnyEndpoint(deadline, channel -> {
-      Channel authorized = authorized(channel, deadline);
-      long revision = KVGrpc.newBlockingStub(authorized).withDeadline(deadline).range(head).getHeader().getRevision();
-      KVGrpc.newBlockingStub(authorized).withDeadline(deadline)
+    return channels.onAnyEndpoint(deadline, a -> {
+      Channel authorized = a.authorized();
+      long revision = KVGrpc.newBlockingStub(authorized).withDeadline(a.deadline()).range(head).getHeader()
+          .getRevision();
+      KVGrpc.newBlockingStub(authorized).withDeadline(a.deadline())
           .compact(CompactionRequest.newBuilder().setRevision(revision).setPhysical(true).build());
       return revision;
     });
@@ -202,13 +164,28 @@ final class DirectRpc implements AutoCloseable {
   void anonymousRead(Deadline deadline) {
     RangeRequest probe = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("health"))
         .setSerializable(true).setCountOnly(true).build();
-    onAnyEndpoint(deadline, channel -> KVGrpc.newBlockingStub(channel).withDeadline(deadline).range(probe));
+    channels.onAnyEndpoint(deadline, a -> KVGrpc.newBlockingStub(a.anonymous()).withDeadline(a.deadline())
+        .range(probe));
   }
 
-  @Override
-  public void close() {
-    channels.values().forEach(ManagedChannel::shutdownNow);
-    channels.clear();
+  /** AuthUserAdd; "user name already exists" (also after a try that got no answer) is the caller's to judge. */
+  void addUser(String user, String password, Deadline deadline) {
+    AuthUserAddRequest request = AuthUserAddRequest.newBuilder().setName(user).setPassword(password).build();
+    channels.onAnyEndpoint(deadline, a -> AuthGrpc.newBlockingStub(a.authorized()).withDeadline(a.deadline())
+        .userAdd(request));
+  }
+
+  /** AuthUserGrantRole; etcd ignores a grant the user already has, so a repeat is harmless. */
+  void grantRole(String user, String role, Deadline deadline) {
+    AuthUserGrantRoleRequest request = AuthUserGrantRoleRequest.newBuilder().setUser(user).setRole(role).build();
+    channels.onAnyEndpoint(deadline, a -> AuthGrpc.newBlockingStub(a.authorized()).withDeadline(a.deadline())
+        .userGrantRole(request));
+  }
+
+  /** AuthEnable; enabling auth that is on already succeeds. */
+  void enableAuth(Deadline deadline) {
+    channels.onAnyEndpoint(deadline, a -> AuthGrpc.newBlockingStub(a.authorized()).withDeadline(a.deadline())
+        .authEnable(AuthEnableRequest.getDefaultInstance()));
   }
 
   static EndpointStatus endpointStatus(StatusResponse response) {
@@ -228,74 +205,5 @@ final class DirectRpc implements AutoCloseable {
       return 0;
     }
     return fields.getField(number).getVarintList().getLast();
-  }
-
-  /** Tries the endpoints in order, moving on only when one is unreachable; all attempts share the deadline. */
-  private <T> T onAnyEndpoint(Deadline deadline, Function<ManagedChannel, T> call) {
-    StatusRuntimeException last = null;
-    for (URI endpoint : connection.endpoints()) {
-      try {
-        return call.apply(channel(endpoint));
-      } catch (StatusRuntimeException e) {
-        if (e.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE || deadline.isExpired()) {
-          throw e;
-        }
-        last = e;
-      }
-    }
-    throw last;
-  }
-
-  private Channel authorized(ManagedChannel channel, Deadline deadline) {
-    Optional<String> current = token(deadline);
-    if (current.isEmpty()) {
-      return channel;
-    }
-    Metadata headers = new Metadata();
-    headers.put(TOKEN, current.get());
-    return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
-  }
-
-  /** Authenticates once against the (voter) endpoints; no token when no credentials or auth is off, as etcd's Go client does. */
-  private synchronized Optional<String> token(Deadline deadline) {
-    Optional<String> known = token;
-    if (known != null) {
-      return known;
-    }
-    if (connection.credentials().isEmpty()) {
-      token = Optional.empty();
-      return token;
-    }
-    EtcdConnection.Credentials credentials = connection.credentials().get();
-    AuthenticateRequest request = AuthenticateRequest.newBuilder()
-        .setNameBytes(ByteString.copyFrom(credentials.user(), StandardCharsets.UTF_8))
-        .setPasswordBytes(ByteString.copyFrom(credentials.password(), StandardCharsets.UTF_8))
-        .build();
-    try {
-      token = Optional.of(onAnyEndpoint(deadline,
-          channel -> AuthGrpc.newBlockingStub(channel).withDeadline(deadline).authenticate(request).getToken()));
-    } catch (StatusRuntimeException e) {
-      if (!FailureClassifier.mentions(e, FailureClassifier.AUTH_NOT_ENABLED)) {
-        throw e;
-      }
-      token = Optional.empty();
-    }
-    return token;
-  }
-
-  private ManagedChannel channel(URI endpoint) {
-    return channels.computeIfAbsent(endpoint, this::open);
-  }
-
-  private ManagedChannel open(URI endpoint) {
-    NettyChannelBuilder builder = NettyChannelBuilder.forAddress(endpoint.getHost(), endpoint.getPort())
-        .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connection.timeout().toMillis())
-        .idleTimeout(1, TimeUnit.MINUTES);
-    if (sslContext != null) {
-      builder.negotiationType(NegotiationType.TLS).sslContext(sslContext);
-    } else {
-      builder.usePlaintext();
-    }
-    return builder.build();
   }
 }

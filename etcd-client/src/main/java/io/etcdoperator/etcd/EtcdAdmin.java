@@ -9,24 +9,33 @@ import java.util.List;
  * The operator's only door to etcd: narrow, synchronous and bounded in time. Every call returns within the
  * connection's timeout or throws an {@link EtcdException} subtype; no jetcd or gRPC type crosses this boundary.
  * Endpoints given to the factory must be voters: a learner answers most RPCs with "rpc not supported for learner".
+ * Calls that any voter may answer skip an endpoint that does not answer within its share of the timeout, and try
+ * recently silent endpoints last (docs/etcd-client.md).
  */
 public interface EtcdAdmin extends AutoCloseable {
 
   /**
    * MemberList as the answering voter sees it (etcd 3.4 has no linearizable member list); after a change made through
-   * this admin it includes that change, since both go to the same first reachable endpoint.
+   * this admin it includes that change, since the endpoint that answered last is asked first.
    */
   Membership members();
 
-  /** MemberAddAsLearner. Returns the membership after the add; the new member has an empty name until it starts. */
+  /**
+   * MemberAddAsLearner. Returns the membership after the add; the new member has an empty name until it starts.
+   * Repeated on another endpoint when one did not answer: etcd admits one member per peer URL, so it cannot add twice.
+   */
   Membership addLearner(URI peerUrl);
 
-  /** MemberPromote. Throws {@link EtcdException.LearnerNotReady} while the learner has not caught up with the leader. */
+  /**
+   * MemberPromote, sent to the leader (found by asking the endpoints' Status), never to a follower. Throws
+   * {@link EtcdException.LearnerNotReady} while the learner has not caught up with the leader.
+   */
   void promote(MemberId id);
 
   /**
-   * MemberPromote sent to exactly the leader's endpoint: only the leader decides, and a follower forwarding it failed
-   * with auth on before etcd 3.5.28. Throws {@link EtcdException.LearnerNotReady} like {@link #promote(MemberId)}.
+   * MemberPromote sent to the leader's endpoint: only the leader decides, and a follower forwarding it failed with
+   * auth on before etcd 3.5.28. The URL is a hint checked with its Status: should that member no longer lead, the
+   * promote goes to the one it names. Throws {@link EtcdException.LearnerNotReady} like {@link #promote(MemberId)}.
    */
   default void promote(MemberId id, URI leaderClientUrl) {
     promote(id);

@@ -1,125 +1,121 @@
 package io.etcdoperator.etcd;
 
-import io.etcd.jetcd.ByteSequence;
-import io.etcd.jetcd.Client;
-import io.etcd.jetcd.ClientBuilder;
 import io.grpc.Deadline;
 import io.netty.handler.ssl.SslContext;
 import java.io.OutputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
-/** {@link EtcdAdmin} over a jetcd {@link Client}, plus {@link DirectRpc} for the calls jetcd 0.8.5 lacks. */
+/**
+ * {@link EtcdAdmin} over gRPC channels of our own with jetcd's generated messages (jetcd's client picks endpoints by
+ * round robin under one deadline; we pick them by health, each with its own: see docs/etcd-client.md).
+ */
 public final class JetcdEtcdAdmin implements EtcdAdmin {
 
   public static final EtcdAdmin.Factory FACTORY = JetcdEtcdAdmin::open;
 
-  private static final ByteSequence ROOT = ByteSequence.from("root", StandardCharsets.UTF_8);
+  private static final String ROOT = "root";
 
   private final EtcdConnection connection;
-  private final SslContext sslContext;
-  private final Client client;
+  private final EtcdChannels channels;
   private final DirectRpc direct;
-  private Client anonymous;
+  private final MembershipRpc membership;
 
-  private JetcdEtcdAdmin(EtcdConnection connection, SslContext sslContext) {
+  private JetcdEtcdAdmin(EtcdConnection connection, SslContext sslContext, Clock clock) {
     this.connection = connection;
-    this.sslContext = sslContext;
-    this.client = builder(true).build();
-    this.direct = new DirectRpc(connection, sslContext);
+    this.channels = new EtcdChannels(connection, sslContext, clock);
+    this.direct = new DirectRpc(channels);
+    this.membership = new MembershipRpc(channels, direct);
   }
 
   public static JetcdEtcdAdmin open(EtcdConnection connection) {
     SslContext sslContext = connection.tls().map(ClientSslContext::of).orElse(null);
-    return new JetcdEtcdAdmin(connection, sslContext);
+    return new JetcdEtcdAdmin(connection, sslContext, Clock.systemUTC());
   }
 
   @Override
   public Membership members() {
-    var response = call("list members", c -> c.getClusterClient().listMember());
-    return membership(response.getHeader().getClusterId(), response.getMembers());
+    return call("list members", membership::members);
   }
 
   @Override
   public Membership addLearner(URI peerUrl) {
-    var response = call("add learner " + peerUrl, c -> c.getClusterClient().addMember(List.of(peerUrl), true));
-    return membership(response.getHeader().getClusterId(), response.getMembers());
+    return call("add learner " + peerUrl, d -> membership.add(peerUrl, true, d));
   }
 
   @Override
   public Membership addVoter(URI peerUrl) {
-    var response = call("add voter " + peerUrl, c -> c.getClusterClient().addMember(List.of(peerUrl), false));
-    return membership(response.getHeader().getClusterId(), response.getMembers());
+    return call("add voter " + peerUrl, d -> membership.add(peerUrl, false, d));
   }
 
   @Override
   public void promote(MemberId id) {
-    direct("promote member " + id, deadline -> direct.promote(id.value(), deadline));
+    call("promote member " + id, d -> {
+      membership.promote(id.value(), Optional.empty(), d);
+      return null;
+    });
   }
 
   @Override
   public void promote(MemberId id, URI leaderClientUrl) {
-    direct("promote member " + id + " at " + leaderClientUrl, deadline -> direct.promote(leaderClientUrl, id.value(),
-        deadline));
+    call("promote member " + id + " (leader " + leaderClientUrl + ")", d -> {
+      membership.promote(id.value(), Optional.of(leaderClientUrl), d);
+      return null;
+    });
   }
 
   @Override
   public void remove(MemberId id) {
-    call("remove member " + id, c -> c.getClusterClient().removeMember(id.value()));
+    call("remove member " + id, d -> {
+      membership.remove(id.value(), d);
+      return null;
+    });
   }
 
   @Override
   public EndpointStatus status(URI clientUrl) {
-    return direct("status of " + clientUrl, deadline -> direct.status(clientUrl, deadline));
+    return call("status of " + clientUrl, d -> direct.status(clientUrl, d));
   }
 
   @Override
   public void moveLeader(URI leaderClientUrl, MemberId transferee) {
-    direct("move leader at " + leaderClientUrl + " to member " + transferee, deadline -> {
-      direct.moveLeader(leaderClientUrl, transferee.value(), deadline);
+    call("move leader at " + leaderClientUrl + " to member " + transferee, d -> {
+      direct.moveLeader(leaderClientUrl, transferee.value(), d);
       return null;
     });
   }
 
   @Override
   public long snapshot(URI clientUrl, OutputStream sink, Duration within) {
-    Deadline deadline = Deadline.after(within.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      return direct.snapshot(clientUrl, sink, deadline);
+      return call("snapshot of " + clientUrl, within, d -> direct.snapshot(clientUrl, sink, d));
     } catch (DirectRpc.SinkFailure e) {
       throw e.failure();
-    } catch (RuntimeException e) {
-      throw FailureClassifier.classify("snapshot of " + clientUrl, e);
     }
   }
 
   @Override
   public void defragment(URI clientUrl, Duration within) {
-    Deadline deadline = Deadline.after(within.toMillis(), TimeUnit.MILLISECONDS);
-    try {
-      direct.defragment(clientUrl, deadline);
-    } catch (RuntimeException e) {
-      throw FailureClassifier.classify("defragment " + clientUrl, e);
-    }
+    call("defragment " + clientUrl, within, d -> {
+      direct.defragment(clientUrl, d);
+      return null;
+    });
   }
 
   @Override
   public List<Alarm> alarms() {
-    return direct("list alarms", direct::alarms);
+    return call("list alarms", direct::alarms);
   }
 
   @Override
   public void disarm(Alarm alarm) {
-    direct("disarm " + alarm, deadline -> {
-      direct.disarm(alarm, deadline);
+    call("disarm " + alarm, d -> {
+      direct.disarm(alarm, d);
       return null;
     });
   }
@@ -127,7 +123,7 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
   @Override
   public Compaction compact() {
     try {
-      return new Compaction(direct("compact", direct::compactToCurrent), false);
+      return new Compaction(call("compact", direct::compactToCurrent), false);
     } catch (EtcdException e) {
       if (!FailureClassifier.mentions(e, "required revision has been compacted")) {
         throw e;
@@ -139,8 +135,8 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
   @Override
   public boolean authEnabled() {
     try {
-      direct("anonymous read", deadline -> {
-        direct.anonymousRead(deadline);
+      call("anonymous read", d -> {
+        direct.anonymousRead(d);
         return null;
       });
       return false;
@@ -151,25 +147,29 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
 
   @Override
   public void enableAuth(String rootPassword) {
-    ByteSequence password = ByteSequence.from(rootPassword, StandardCharsets.UTF_8);
     try {
-      call("add user root", c -> c.getAuthClient().userAdd(ROOT, password));
+      call("add user root", d -> {
+        direct.addUser(ROOT, rootPassword, d);
+        return null;
+      });
     } catch (EtcdException e) {
       if (!FailureClassifier.mentions(e, "user name already exists")) {
         throw e;
       }
     }
-    call("grant role root to user root", c -> c.getAuthClient().userGrantRole(ROOT, ROOT));
-    call("enable auth", c -> c.getAuthClient().authEnable());
+    call("grant role root to user root", d -> {
+      direct.grantRole(ROOT, ROOT, d);
+      return null;
+    });
+    call("enable auth", d -> {
+      direct.enableAuth(d);
+      return null;
+    });
   }
 
   @Override
-  public synchronized void close() {
-    direct.close();
-    client.close();
-    if (anonymous != null) {
-      anonymous.close();
-    }
+  public void close() {
+    channels.close();
   }
 
   @Override
@@ -177,79 +177,19 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
     return "JetcdEtcdAdmin[" + connection + "]";
   }
 
-  private ClientBuilder builder(boolean withCredentials) {
-    ClientBuilder builder = Client.builder()
-        .endpoints(connection.endpoints().toArray(URI[]::new))
-        .connectTimeout(connection.timeout())
-        .waitForReady(false); // fail fast on a dead endpoint; every call is bounded by the timeout anyway
-    if (sslContext != null) {
-      builder.sslContext(sslContext);
-    }
-    if (withCredentials) {
-      connection.credentials().ifPresent(c -> builder
-          .user(ByteSequence.from(c.user(), StandardCharsets.UTF_8))
-          .password(ByteSequence.from(c.password(), StandardCharsets.UTF_8)));
-    }
-    return builder;
+  /** Runs one call within the connection's timeout; whatever gRPC threw becomes an {@link EtcdException}. */
+  private <T> T call(String action, Function<Deadline, T> rpc) {
+    return call(action, connection.timeout(), rpc);
   }
 
-  /**
-   * Runs one jetcd call within the timeout. Credentials sent to a cluster whose auth is still off get "authentication
-   * is not enabled"; like etcd's Go client we then go on without them (bootstrap: enableAuth comes after).
-   */
-  private <T> T call(String action, Function<Client, CompletableFuture<T>> rpc) {
-    try {
-      return await(action, () -> rpc.apply(client));
-    } catch (EtcdException e) {
-      if (connection.credentials().isEmpty() || !FailureClassifier.mentions(e, FailureClassifier.AUTH_NOT_ENABLED)) {
-        throw e;
-      }
-      return await(action, () -> rpc.apply(anonymous()));
-    }
-  }
-
-  private <T> T await(String action, Supplier<CompletableFuture<T>> rpc) {
-    CompletableFuture<T> future;
-    try {
-      future = rpc.get();
-    } catch (RuntimeException e) {
-      throw FailureClassifier.classify(action, e);
-    }
-    try {
-      return future.get(connection.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      throw FailureClassifier.classify(action, e.getCause());
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      throw FailureClassifier.timedOut(action, connection.endpoints(), connection.timeout(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      future.cancel(true);
-      throw new EtcdException.Unavailable(action + " was interrupted", e);
-    }
-  }
-
-  private <T> T direct(String action, Function<Deadline, T> rpc) {
-    Deadline deadline = Deadline.after(connection.timeout().toMillis(), TimeUnit.MILLISECONDS);
+  private <T> T call(String action, Duration within, Function<Deadline, T> rpc) {
+    Deadline deadline = Deadline.after(within.toMillis(), TimeUnit.MILLISECONDS);
     try {
       return rpc.apply(deadline);
+    } catch (DirectRpc.SinkFailure e) {
+      throw e;
     } catch (RuntimeException e) {
       throw FailureClassifier.classify(action, e);
     }
-  }
-
-  private synchronized Client anonymous() {
-    if (anonymous == null) {
-      anonymous = builder(false).build();
-    }
-    return anonymous;
-  }
-
-  private static Membership membership(long clusterId, List<io.etcd.jetcd.cluster.Member> members) {
-    return new Membership(new ClusterId(clusterId), members.stream().map(JetcdEtcdAdmin::member).toList());
-  }
-
-  private static Member member(io.etcd.jetcd.cluster.Member m) {
-    return new Member(new MemberId(m.getId()), m.getName(), m.getPeerURIs(), m.getClientURIs(), m.isLearner());
   }
 }
