@@ -77,9 +77,11 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
     });
   }
 
+  /** An endpoint that was silent within the last 30 s gets half the timeout: a pass should not wait on it in full. */
   @Override
   public EndpointStatus status(URI clientUrl) {
-    return call("status of " + clientUrl, d -> direct.status(clientUrl, d));
+    return call("status of " + clientUrl, d -> direct.status(clientUrl,
+        EtcdChannels.attemptDeadline(d, connection.timeout(), !channels.health().shunned(clientUrl))));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.etcdoperator.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -63,10 +64,14 @@ class FrozenMemberIT {
           assertThat(timed(prefix, "member list (again)", admin::members).members()).hasSize(4);
           assertThat(timed(prefix, "alarms", admin::alarms)).isEmpty();
           assertThat(timed(prefix, "auth probe", admin::authEnabled)).isTrue();
+          // a status for exactly the frozen member cannot go elsewhere; recently silent, it gets half the timeout
+          assertThat(timed(prefix, "status of the frozen member",
+              () -> catchThrowable(() -> admin.status(frozen.clientUrl()))))
+              .isInstanceOf(EtcdException.Unavailable.class);
           // etcd itself refuses a member add while a voter is down ("unhealthy cluster"): an answer, not a hang
           URI another = etcd.reserve("m5").peerUrl();
           assertThat(timed(prefix, "add learner (refused)",
-              () -> org.assertj.core.api.Assertions.catchThrowable(() -> admin.addLearner(another))))
+              () -> catchThrowable(() -> admin.addLearner(another))))
               .isInstanceOf(EtcdException.MembershipRefused.class);
 
           int promotes = timed(prefix, "promote (hint: a follower)",
