@@ -9,7 +9,6 @@ import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -82,10 +81,6 @@ final class FailureClassifier {
   static boolean mentions(Throwable failure, String phrase) {
     String wanted = phrase.toLowerCase(Locale.ROOT);
     return chain(failure).stream().anyMatch(t -> describe(t).toLowerCase(Locale.ROOT).contains(wanted));
-  }
-
-  static EtcdException.Unavailable timedOut(String action, Object target, Duration timeout, Throwable cause) {
-    return new EtcdException.Unavailable(action + " got no answer from " + target + " within " + timeout, cause);
   }
 
   private static EtcdException byCode(List<Throwable> chain, String message, Throwable failure) {
