@@ -69,6 +69,7 @@ class RbacE2EIT {
     }
     add(calls, "", "pods", "", "get", "list", "watch", "create", "patch", "delete");
     add(calls, "", "persistentvolumeclaims", "", "get", "list", "watch", "create", "patch");
+    calls.add(new Call("get", "", "nodes", "", ""));
     add(calls, "", "services", "", "get", "create", "patch");
     add(calls, "", "secrets", "", "get", "create", "update");
     add(calls, "", "events", "", "create");
@@ -107,7 +108,8 @@ class RbacE2EIT {
         new Call("update", "cert-manager.io", "certificates", "", WORK_NS),
         new Call("get", "coordination.k8s.io", "leases", "", WORK_NS),
         new Call("create", "", "serviceaccounts", "token", WORK_NS),
-        new Call("get", "", "nodes", "", ""),
+        new Call("list", "", "nodes", "", ""),
+        new Call("patch", "", "nodes", "", ""),
         new Call("create", "rbac.authorization.k8s.io", "rolebindings", "", WORK_NS));
   }
 

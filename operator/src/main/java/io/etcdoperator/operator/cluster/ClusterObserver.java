@@ -63,11 +63,13 @@ public class ClusterObserver {
   private final KubernetesClient client;
   private final EtcdDialer dialer;
   private final DefragRuns defragRuns;
+  private final NodeReadiness nodes;
 
   public ClusterObserver(KubernetesClient client, EtcdDialer dialer) {
     this.client = client;
     this.dialer = dialer;
     this.defragRuns = new DefragRuns(client);
+    this.nodes = new NodeReadiness(client);
   }
 
   public List<EtcdMember> members(EtcdCluster cluster) {
@@ -89,6 +91,8 @@ public class ClusterObserver {
         .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
     Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
         .filter(s -> !s.isBlank()).map(ClusterId::parse);
+    Map<String, ObservedMember.NodeDown> down = nodes.down(pods.values());
+    List<ObservedCluster.StrandedPod> stranded = stranded(members, pods, down);
     Optional<Instant> restartAt = restartAt(cluster);
     ObservedClusterSpec target = cluster.getStatus().getObserved();
     Optional<Maintenance.QuorumRecovery> recovery = recovery(cluster, members);
@@ -100,16 +104,17 @@ public class ClusterObserver {
     Maintenance unreached = new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(), recovery);
     if (endpoints.isEmpty()) {
       return new Observation(new ObservedCluster(clusterId, observed(members, pods, pvcs, target, restartAt, now, null,
-          null, cluster), EtcdView.NOT_ASKED, notAsked, unreached, now), members, Optional.empty());
+          null, cluster, down), EtcdView.NOT_ASKED, notAsked, unreached, now, stranded), members, Optional.empty());
     }
     EtcdAdmin etcd = null;
     try {
       etcd = dialer.shared(cluster, endpoints);
       Membership membership = etcd.members();
-      List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster);
+      List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster,
+          down);
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
       ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
-          maintenance(cluster, recovery, etcd, now), now);
+          maintenance(cluster, recovery, etcd, now), now, stranded);
       return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {
@@ -117,13 +122,14 @@ public class ClusterObserver {
       }
       EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
       return new Observation(new ObservedCluster(clusterId, observed(members, pods, pvcs, target, restartAt, now, null, null,
-          cluster), view, notAsked, unreached, now), members, Optional.empty());
+          cluster, down), view, notAsked, unreached, now, stranded), members, Optional.empty());
     }
   }
 
   private List<ObservedMember> observed(List<EtcdMember> members, Map<String, Pod> pods,
       Map<String, PersistentVolumeClaim> pvcs, ObservedClusterSpec target,
-      Optional<Instant> restartAt, Instant now, EtcdAdmin etcd, Membership membership, EtcdCluster cluster) {
+      Optional<Instant> restartAt, Instant now, EtcdAdmin etcd, Membership membership, EtcdCluster cluster,
+      Map<String, ObservedMember.NodeDown> down) {
     String uid = cluster.getMetadata().getUid();
     List<ObservedMember> out = new ArrayList<>();
     Map<String, String> secretVersions = new java.util.HashMap<>();
@@ -134,8 +140,10 @@ public class ClusterObserver {
       PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
       Optional<RestartReason> why = outdated(m, pod, target, restartAt, now)
           .or(() -> seedStartsNew(m, pod, cluster.getStatus().getClusterID() != null));
+      Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod).filter(p -> !MemberPods.ready(p))
+          .map(p -> down.get(p.getSpec().getNodeName()));
       out.add(toObserved(m, uid, pod, why, endpoint,
-          volumeBehind(pvc, target)));
+          volumeBehind(pvc, target), nodeDown));
     }
     return out;
   }
@@ -298,8 +306,25 @@ public class ClusterObserver {
         && requested.getNumericalAmount().compareTo(target.getStorage().getSize().getNumericalAmount()) < 0;
   }
 
+  /**
+   * Member Pods being deleted whose EtcdMember is gone (its finalizer ran MemberRemove) on a node that is not Ready:
+   * no kubelet will confirm their deletion.
+   */
+  static List<ObservedCluster.StrandedPod> stranded(List<EtcdMember> members, Map<String, Pod> pods,
+      Map<String, ObservedMember.NodeDown> down) {
+    java.util.Set<String> names = members.stream().map(m -> m.getMetadata().getName())
+        .collect(Collectors.toSet());
+    return pods.values().stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() != null && !names.contains(p.getMetadata().getName()))
+        .filter(p -> p.getMetadata().getOwnerReferences() != null && p.getMetadata().getOwnerReferences().stream()
+            .anyMatch(o -> EtcdMember.class.getSimpleName().equals(o.getKind())))
+        .filter(p -> down.containsKey(p.getSpec().getNodeName()))
+        .map(p -> new ObservedCluster.StrandedPod(p.getMetadata().getName(), down.get(p.getSpec().getNodeName())))
+        .toList();
+  }
+
   static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
-      Optional<EndpointStatus> endpoint, boolean volumeBehind) {
+      Optional<EndpointStatus> endpoint, boolean volumeBehind, Optional<ObservedMember.NodeDown> nodeDown) {
     var status = m.getStatus();
     String created = m.getMetadata().getCreationTimestamp();
     boolean memory = MemberPods.memoryBacked(m.getSpec());
@@ -322,7 +347,8 @@ public class ClusterObserver {
         endpoint,
         m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
         !memory && volumeBehind,
-        MemberPods.broken(pod));
+        MemberPods.broken(pod),
+        nodeDown);
   }
 
   private static boolean hasPod(EtcdMember m) {

@@ -177,6 +177,15 @@ public class StepExecutor {
       }
       case Step.RemoveLostMember s -> replaceMember(cluster, s.member(), s.reason(), "memory-backed member "
           + s.member() + " lost its Pod and with it its data; deleting it so a new member replaces it");
+      case Step.ReplaceNodeLostMember s -> replaceMember(cluster, s.member(), s.reason(), "member " + s.member()
+          + ": node " + s.node() + " not Ready for " + s.notReadyFor().toSeconds() + " s; deleting it: its finalizer "
+          + "removes it from etcd and a new member joins as a learner on a Ready node");
+      case Step.ForceDeletePod s -> {
+        client.pods().inNamespace(ns(cluster)).withName(s.pod()).withGracePeriod(0).delete();
+        events.warning(cluster, s.reason(), "Pod " + s.pod() + " of a removed member stayed on node " + s.node()
+            + ", which is not Ready; deleted it with grace period 0 (its member id is out of etcd)");
+        yield Outcome.of(s.reason(), "force-deleted Pod " + s.pod() + " on node " + s.node(), SOON);
+      }
       case Step.MoveLeader s -> moveLeader(cluster, s, observation);
       case Step.ExpandVolume s -> expand(cluster, s, observation);
       case Step.LatchAuth s -> rootAuth.latch(cluster, "etcd already requires authentication; dialing as root from now on");

@@ -72,7 +72,7 @@ public final class ClusterPlanner {
     if (orphanStep.isPresent()) {
       return orphanStep.get();
     }
-    Optional<Step> lost = removeLost(observed, membership);
+    Optional<Step> lost = removeLost(observed, membership).or(() -> NodeLoss.next(observed, membership));
     if (lost.isPresent()) {
       return lost.get();
     }

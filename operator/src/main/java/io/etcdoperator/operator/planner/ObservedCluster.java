@@ -10,7 +10,13 @@ import java.util.Optional;
  * authentication wants and has, the maintenance slot's inputs, and when it was taken (ages are measured from it).
  */
 public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
-    AuthView auth, Maintenance maintenance, java.time.Instant observedAt) {
+    AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded) {
+
+  /**
+   * A member Pod whose EtcdMember is gone (its finalizer ran MemberRemove) but which stays on a node that is not
+   * Ready: no kubelet confirms its deletion, so it and its volume claim would stay until the node returns.
+   */
+  public record StrandedPod(String pod, ObservedMember.NodeDown node) {}
 
   /** What spec.auth asks for, what status latched, and (probed only when it matters) whether etcd requires auth. */
   public record AuthView(boolean wanted, boolean latched, Optional<Boolean> etcdRequiresAuth) {
@@ -23,6 +29,12 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
 
   public ObservedCluster {
     members = List.copyOf(members);
+    stranded = List.copyOf(stranded);
+  }
+
+  public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd, AuthView auth,
+      Maintenance maintenance, java.time.Instant observedAt) {
+    this(clusterId, members, etcd, auth, maintenance, observedAt, List.of());
   }
 
   public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd) {

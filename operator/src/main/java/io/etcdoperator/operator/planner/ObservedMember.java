@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param specVersion the etcd version its EtcdMember asks for
  * @param volumeBehind its data PVC requests less than the latched storage.size
  * @param broken its etcd container lost its data or crash-loops (from the Pod's last termination)
+ * @param nodeDown its Pod's node is not Ready (observed only for a Pod that is not ready itself)
  */
 public record ObservedMember(
     String name,
@@ -41,10 +42,22 @@ public record ObservedMember(
     Optional<EndpointStatus> endpoint,
     String specVersion,
     boolean volumeBehind,
-    Optional<Broken> broken) {
+    Optional<Broken> broken,
+    Optional<NodeDown> nodeDown) {
 
   /** A broken etcd container: it lost its data (raft log gone), or it crash-loops; what its last run said. */
   public record Broken(boolean dataLost, int restarts, String lastExit) {}
+
+  /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */
+  public record NodeDown(String node, Instant since) {}
+
+  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
+      boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
+      boolean controlled, boolean memory, boolean podLost, Optional<RestartReason> outdated,
+      Optional<EndpointStatus> endpoint, String specVersion, boolean volumeBehind, Optional<Broken> broken) {
+    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
+        memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, Optional.empty());
+  }
 
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
       boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,

@@ -138,6 +138,23 @@ public sealed interface Step {
     }
   }
 
+  /**
+   * Delete a member whose node has not been Ready for longer than the grace time (its finalizer runs MemberRemove
+   * through the other voters); scale-up joins a new member on a Ready node.
+   */
+  record ReplaceNodeLostMember(String member, String node, Duration notReadyFor) implements Step {
+    public Reason reason() {
+      return Reason.NODE_NOT_READY;
+    }
+  }
+
+  /** Delete a removed member's Pod with grace period 0: its node is not Ready, so no kubelet will confirm it. */
+  record ForceDeletePod(String pod, String node) implements Step {
+    public Reason reason() {
+      return Reason.POD_FORCE_DELETED;
+    }
+  }
+
   /** MoveLeader from the leader to an up-to-date voter, so the leader is never restarted or removed while leading. */
   record MoveLeader(String leader, String transferee, MemberId transfereeId) implements Step {
     public Reason reason() {

@@ -37,6 +37,8 @@ final class Observations {
   private Maintenance maintenance = Maintenance.NONE;
   private Instant observedAt = Instant.EPOCH;
   private final Map<String, ObservedMember.Broken> broken = new HashMap<>();
+  private final Map<String, ObservedMember.NodeDown> nodeDown = new HashMap<>();
+  private final List<ObservedCluster.StrandedPod> stranded = new ArrayList<>();
 
   static Observations cluster() {
     return new Observations();
@@ -166,6 +168,18 @@ final class Observations {
     return this;
   }
 
+  /** This member's Pod is on a node that has reported Ready False or Unknown since {@code since}. */
+  Observations nodeDown(String name, String node, Instant since) {
+    nodeDown.put(name, new ObservedMember.NodeDown(node, since));
+    return this;
+  }
+
+  /** A Pod of a removed member, being deleted, on a node not Ready since {@code since}. */
+  Observations stranded(String pod, String node, Instant since) {
+    stranded.add(new ObservedCluster.StrandedPod(pod, new ObservedMember.NodeDown(node, since)));
+    return this;
+  }
+
   /** When the observation was taken; members are created at EPOCH + 0, 1, 2, ... seconds. */
   Observations at(Instant when) {
     observedAt = when;
@@ -185,7 +199,7 @@ final class Observations {
   ObservedCluster build() {
     EtcdView v = view != null ? view : new EtcdView.Reached(new Membership(CLUSTER, etcd));
     List<ObservedMember> out = members.stream().map(this::decorate).toList();
-    return new ObservedCluster(clusterId, out, v, auth, maintenance, observedAt);
+    return new ObservedCluster(clusterId, out, v, auth, maintenance, observedAt, stranded);
   }
 
   private ObservedMember decorate(ObservedMember m) {
@@ -199,7 +213,7 @@ final class Observations {
     return new ObservedMember(m.name(), m.created(), m.seed(), m.pending(), m.dormant(), m.deleting(), m.ready(),
         m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory, lost.contains(m.name()),
         Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion, small.contains(m.name()),
-        Optional.ofNullable(broken.get(m.name())));
+        Optional.ofNullable(broken.get(m.name())), Optional.ofNullable(nodeDown.get(m.name())));
   }
 
   private void add(String name, boolean seed, boolean pending, boolean dormant, boolean deleting, boolean ready,
