@@ -341,6 +341,19 @@ public final class E2eEnvironment implements AutoCloseable {
     return Duration.between(started, Instant.now());
   }
 
+  /**
+   * A new namespace with a 3-member PVC cluster (3.5.16) at READY=3 and its seed's one ClusterFormed restart behind
+   * it, so a fault hits a settled cluster; returns the namespace.
+   */
+  public String formedPvcCluster(String namespace, String name) {
+    String ns = namespace(namespace);
+    createCluster(ns, name, Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
+    awaitReady(ns, name, 3, Duration.ofMinutes(5));
+    Await.until("Progressing=False/Reconciled", Duration.ofMinutes(3), () -> EtcdStatus.condition(cluster(ns, name),
+        "Progressing").filter(c -> "Reconciled".equals(c.get("reason"))).isPresent());
+    return ns;
+  }
+
   public List<Pod> memberPods(String namespace, String cluster) {
     return client.pods().inNamespace(namespace).withLabel(CLUSTER_LABEL, cluster).list().getItems().stream()
         .filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();

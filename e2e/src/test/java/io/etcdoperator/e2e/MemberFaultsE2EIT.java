@@ -25,15 +25,17 @@ class MemberFaultsE2EIT {
 
   @Test
   void anEvictedMemberGetsANewPodOnItsVolumeAndKeepsItsId(E2eEnvironment env) throws Exception {
-    String ns = env.namespace("evicted");
-    env.createCluster(ns, "ev", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
-    env.awaitReady(ns, "ev", 3, Duration.ofMinutes(5));
+    String ns = env.formedPvcCluster("evicted", "ev");
     Map<String, String> ids = memberIds(env, ns, "ev");
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "evicted-");
     try (WritingClient writer = WritingClient.plaintext(env, ns, "ev").start()) {
       Pod victim = env.memberPods(ns, "ev").getFirst();
       Instant t0 = Instant.now();
       env.kube().faults().evict(ns, victim.getMetadata().getName());
+      Await.until(victim.getMetadata().getName() + " Failed/Evicted (or already deleted)", Duration.ofMinutes(1),
+          () -> env.client().pods().inNamespace(ns).list().getItems().stream()
+              .filter(p -> p.getMetadata().getUid().equals(victim.getMetadata().getUid()))
+              .allMatch(p -> "Failed".equals(p.getStatus().getPhase()) && "Evicted".equals(p.getStatus().getReason())));
       Await.until("a new Pod for " + victim.getMetadata().getName() + ", READY=3", Duration.ofMinutes(3),
           () -> env.memberPods(ns, "ev").stream().anyMatch(p -> p.getMetadata().getName()
               .equals(victim.getMetadata().getName()) && !p.getMetadata().getUid().equals(victim.getMetadata().getUid()))
@@ -50,9 +52,7 @@ class MemberFaultsE2EIT {
 
   @Test
   void aPartitionedMemberIsNotReplacedWhileTheOthersKeepQuorum(E2eEnvironment env) throws Exception {
-    String ns = env.namespace("partition");
-    env.createCluster(ns, "pt", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
-    env.awaitReady(ns, "pt", 3, Duration.ofMinutes(5));
+    String ns = env.formedPvcCluster("partition", "pt");
     Map<String, String> ids = memberIds(env, ns, "pt");
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "partition-");
     try (WritingClient writer = WritingClient.plaintext(env, ns, "pt").start()) {

@@ -26,7 +26,7 @@ class QuorumLossE2EIT {
 
   @Test
   void aPersonNamesTheSurvivorAndTheClusterIsRebuiltFromItsData(E2eEnvironment env) {
-    String ns = formed(env, "quorum-loss", "ql");
+    String ns = env.formedPvcCluster("quorum-loss", "ql");
     String endpoints = env.endpoints(ns, "ql");
     for (int i = 0; i < 20; i++) {
       env.etcdctl(endpoints, "put", "/acked/" + i, "v" + i);
@@ -79,7 +79,7 @@ class QuorumLossE2EIT {
    */
   @Test
   void aMajorityThatLostItsDataIsRebuiltFromTheSurvivorByItself(E2eEnvironment env) {
-    String ns = formed(env, "quorum-data-loss", "qd");
+    String ns = env.formedPvcCluster("quorum-data-loss", "qd");
     String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "qd")).get("clusterID");
     for (int i = 0; i < 20; i++) {
       env.etcdctl(env.endpoints(ns, "qd"), "put", "/acked/" + i, "v" + i);
@@ -121,16 +121,6 @@ class QuorumLossE2EIT {
     assertThat(messages).anyMatch(m -> m.contains("lost their data; restarting the cluster from " + survivor));
     System.out.printf("quorum loss (2 of 3 PVC members lost their data): READY=3 %d s after the wipe, without being "
         + "asked; 20 of 20 keys read back%n", seconds);
-  }
-
-  /** A 3-member PVC cluster at READY=3 with its seed's ClusterFormed restart behind it; returns its namespace. */
-  private static String formed(E2eEnvironment env, String namespace, String name) {
-    String ns = env.namespace(namespace);
-    env.createCluster(ns, name, Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
-    env.awaitReady(ns, name, 3, Duration.ofMinutes(5));
-    Await.until("Progressing=False/Reconciled", Duration.ofMinutes(3), () -> EtcdStatus.condition(env.cluster(ns,
-        name), "Progressing").filter(c -> "Reconciled".equals(c.get("reason"))).isPresent());
-    return ns;
   }
 
   private static String memberId(E2eEnvironment env, String ns, String name) {
