@@ -45,8 +45,11 @@ public record ObservedMember(
     Optional<Broken> broken,
     Optional<NodeDown> nodeDown) {
 
-  /** A broken etcd container: it lost its data (raft log gone), or it crash-loops; what its last run said. */
-  public record Broken(boolean dataLost, int restarts, String lastExit) {}
+  /**
+   * A broken etcd container: it lost its data, or it crash-loops; what its last run said. {@code proven}: the loss is
+   * certain (etcd-guard refused it, or raft panicked on a log it no longer has), not inferred from a WAL-less start.
+   */
+  public record Broken(boolean dataLost, boolean proven, int restarts, String lastExit) {}
 
   /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */
   public record NodeDown(String node, Instant since) {}

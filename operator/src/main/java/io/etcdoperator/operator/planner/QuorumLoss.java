@@ -59,8 +59,8 @@ final class QuorumLoss {
   }
 
   /**
-   * Nobody asked, but a majority of the voters is provably gone: their data is lost (etcd-guard or etcd's own panic
-   * said so) or, for memory members, their Pod is. With exactly one surviving PVC voter there is no choice to make,
+   * Nobody asked, but a majority of the voters is provably gone: their data is lost (etcd-guard or etcd's raft panic
+   * said so; a WAL-less start that cannot reach its peers proves nothing) or, for memory members, their Pod is. With exactly one surviving PVC voter there is no choice to make,
    * so recovery starts from it by itself; members that are only unreachable never count as gone.
    */
   private static Optional<Step> automatic(ObservedCluster observed) {
@@ -85,7 +85,7 @@ final class QuorumLoss {
   }
 
   static boolean provablyGone(ObservedMember member) {
-    return !member.ready() && (member.broken().map(ObservedMember.Broken::dataLost).orElse(false)
+    return !member.ready() && (member.broken().map(ObservedMember.Broken::proven).orElse(false)
         || (member.memory() && member.podLost()));
   }
 

@@ -172,29 +172,37 @@ public final class MemberPods {
 
   static final int CRASH_LOOP_RESTARTS = 5;
   /**
-   * What etcd says when a member that has joined starts without its WAL: a raft panic on entries it no longer has,
-   * or, since only a WAL-less start asks its peers for the cluster, failing to fetch or to validate that answer; and
-   * what etcd-guard says when it refuses such a start before etcd could say anything.
+   * What etcd says when a member that had a log starts without it (a raft panic on entries it no longer has), and
+   * what etcd-guard says when it refuses such a start: proof that the member lost its data.
    */
-  private static final List<String> NO_WAL = List.of("truncated, or lost", "cannot fetch cluster info from peer urls",
-      "error validating peerURLs", EtcdGuard.DATA_LOST);
+  private static final List<String> LOST_FOR_CERTAIN = List.of("truncated, or lost", EtcdGuard.DATA_LOST);
+  /**
+   * What a start without a WAL says when it cannot get or match the cluster from its peers: lost data for a member
+   * that had a WAL, but also what a learner's very first start says while its peers are not reachable yet.
+   */
+  private static final List<String> NO_WAL_START = List.of("cannot fetch cluster info from peer urls",
+      "error validating peerURLs");
+  private static final List<String> NO_WAL = java.util.stream.Stream.concat(LOST_FOR_CERTAIN.stream(),
+      NO_WAL_START.stream()).toList();
 
   private static Optional<ObservedMember.Broken> broken(io.fabric8.kubernetes.api.model.ContainerStatus c) {
     var terminated = c.getLastState() == null ? null : c.getLastState().getTerminated();
-    boolean servingNow = Boolean.TRUE.equals(c.getReady()) && c.getState() != null && c.getState().getRunning() != null;
-    if (terminated == null || servingNow) {
-      return Optional.empty(); // a learner's early failed starts stay in lastState after it joined: history, not now
+    if (terminated == null || c.getState() == null || c.getState().getRunning() != null) {
+      return Optional.empty(); // a run in progress outcomes its last one; a learner's early failures are history
     }
     String message = terminated.getMessage() == null ? "" : terminated.getMessage();
     int restarts = c.getRestartCount() == null ? 0 : c.getRestartCount();
     String lastExit = "exit code " + terminated.getExitCode() + (terminated.getReason() == null ? ""
         : " (" + terminated.getReason() + ")") + lastLine(message);
-    if (NO_WAL.stream().anyMatch(message::contains)) {
-      return Optional.of(new ObservedMember.Broken(true, restarts, lastExit));
+    if (LOST_FOR_CERTAIN.stream().anyMatch(message::contains)) {
+      return Optional.of(new ObservedMember.Broken(true, true, restarts, lastExit));
+    }
+    if (NO_WAL_START.stream().anyMatch(message::contains)) {
+      return Optional.of(new ObservedMember.Broken(true, false, restarts, lastExit));
     }
     boolean looping = c.getState() != null && c.getState().getWaiting() != null
         && "CrashLoopBackOff".equals(c.getState().getWaiting().getReason());
-    return looping && restarts >= CRASH_LOOP_RESTARTS ? Optional.of(new ObservedMember.Broken(false, restarts, lastExit))
+    return looping && restarts >= CRASH_LOOP_RESTARTS ? Optional.of(new ObservedMember.Broken(false, false, restarts, lastExit))
         : Optional.empty();
   }
 

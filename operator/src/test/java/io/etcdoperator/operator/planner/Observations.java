@@ -164,7 +164,13 @@ final class Observations {
 
   /** This member's etcd container lost its data (raft panic) or crash-loops. */
   Observations broken(String name, boolean dataLost) {
-    broken.put(name, new ObservedMember.Broken(dataLost, dataLost ? 1 : 5, "exit code 2"));
+    broken.put(name, new ObservedMember.Broken(dataLost, dataLost, dataLost ? 1 : 5, "exit code 2"));
+    return this;
+  }
+
+  /** Lost data inferred from a WAL-less start that could not reach its peers, not proven. */
+  Observations noWalStart(String name) {
+    broken.put(name, new ObservedMember.Broken(true, false, 1, "exit code 1: cannot fetch cluster info"));
     return this;
   }
 

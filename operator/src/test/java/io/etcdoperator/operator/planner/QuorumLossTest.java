@@ -83,6 +83,13 @@ class QuorumLossTest {
     assertThat(looping).isNotInstanceOf(Step.StartQuorumRecovery.class);
   }
 
+  /** A learner's first start says the same while its peers are not reachable yet: no proof of anything. */
+  @Test
+  void aWalLessStartThatCouldNotReachItsPeersIsNoProof() {
+    Observations o = lostTwoOfThree().noWalStart("b").noWalStart("c");
+    assertThat(planner.next(o.build(), 3)).isNotInstanceOf(Step.StartQuorumRecovery.class);
+  }
+
   @Test
   void aReadyMemberIsNeverCountedAsGone() {
     Observations o = cluster().voter("a").voter("b").leader("a").broken("b", true);

@@ -42,6 +42,7 @@ class MemberPodsBrokenTest {
         + " now: its data is lost, and etcd must not start it again under its old member ID\n";
     var broken = MemberPods.broken(pod(1, message, "Error")).orElseThrow();
     assertThat(broken.dataLost()).isTrue();
+    assertThat(broken.proven()).isTrue();
     assertThat(broken.lastExit()).contains("etcd-guard: member m ran in this Pod");
     String foreign = "etcd-guard: data directory /var/lib/etcd belongs to another member or cluster (name=x token=y )";
     assertThat(MemberPods.broken(pod(1, foreign, "Error"))).as("not this member's data: not deleted as lost").isEmpty();
@@ -52,10 +53,10 @@ class MemberPodsBrokenTest {
   void aContainerThatServesNowIsNotBrokenWhateverItsLastRunSaid() {
     String log = "{\"level\":\"fatal\",\"msg\":\"discovery failed\",\"error\":\"cannot fetch cluster info from peer "
         + "urls\"}";
-    Pod serving = pod(3, log, null);
-    serving.getStatus().getContainerStatuses().getFirst().setReady(true);
-    assertThat(MemberPods.broken(serving)).isEmpty();
-    assertThat(MemberPods.broken(pod(3, log, null))).as("running, not ready yet").isPresent();
+    assertThat(MemberPods.broken(pod(3, log, null))).as("running again: its last failure is history").isEmpty();
+    var waiting = MemberPods.broken(pod(3, log, "CrashLoopBackOff")).orElseThrow();
+    assertThat(waiting.dataLost()).isTrue();
+    assertThat(waiting.proven()).as("a first start says the same while its peers are unreachable").isFalse();
   }
 
   @Test
