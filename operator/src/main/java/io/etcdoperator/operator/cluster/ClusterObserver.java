@@ -335,7 +335,9 @@ public class ClusterObserver {
         m.getSpec().getInitialCluster() == null || m.getSpec().getInitialCluster().isEmpty(),
         Boolean.TRUE.equals(m.getSpec().getDormant()),
         m.getMetadata().getDeletionTimestamp() != null,
-        status != null && Conditions.isTrue(status.getConditions(), Conditions.READY),
+        // the member's Ready condition lags its Pod: a Pod just deleted for a restart must not count as ready
+        status != null && Conditions.isTrue(status.getConditions(), Conditions.READY) && pod != null
+            && MemberPods.ready(pod),
         hasPod(m),
         status != null && Boolean.TRUE.equals(status.getIsVoter()),
         Optional.ofNullable(status == null ? null : status.getMemberID()).filter(s -> !s.isBlank()).map(MemberId::parse),
