@@ -16,6 +16,12 @@ export KUBE_BIN
 echo "==> apiextensions-apiserver and kubectl 1.36.4 (CEL-enforcing CRD server, built once per machine, cached)" >&2
 eval "$(hack/apiext-binaries.sh --env)"
 export APIEXT_BIN
+# etcd-guard (operator/src/main/c) is linked static: the C library's headers and libc.a
+if [ ! -f /usr/lib/x86_64-linux-gnu/libc.a ] && [ ! -f /usr/lib/libc.a ]; then
+  echo "==> libc6-dev (static C library for etcd-guard)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libc6-dev >&2 \
+    || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libc6-dev >&2; }
+fi
 echo "==> mvn -B verify" >&2
 # crd.bases.skipSync: the committed config/crd/bases must already match the generated CRDs (drift fails the build).
 exec mvn -B verify -Dcrd.bases.skipSync=true "$@"
