@@ -117,10 +117,7 @@ public class StepExecutor {
           + "member can join");
       case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
       case Step.StartQuorumRecovery s -> {
-        client.resources(EtcdCluster.class).inNamespace(ns(cluster)).withName(cluster.getMetadata().getName())
-            .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
-                Map.of("annotations", Map.of(
-                    io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, s.survivor())))));
+        recordRecoverySource(cluster, s.survivor());
         String message = "quorum lost for good: " + s.lost() + " lost their data; restarting the cluster from "
             + s.survivor() + ", the only voter left (recorded as "
             + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + ")";
@@ -149,10 +146,7 @@ public class StepExecutor {
       case Step.EndForceNewCluster s -> {
         markForceNewCluster(cluster, s.member(), null);
         client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
-        client.resources(EtcdCluster.class).inNamespace(ns(cluster)).withName(cluster.getMetadata().getName())
-            .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
-                Map.of("annotations", java.util.Collections.singletonMap(
-                    io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, null)))));
+        recordRecoverySource(cluster, null);
         yield changed(cluster, s.reason(), "the cluster runs from " + s.member() + " alone; restarting it without "
             + "--force-new-cluster, new members join as learners");
       }
@@ -318,6 +312,14 @@ public class StepExecutor {
     events.warning(cluster, reason, message);
     LOG.atWarn().addKeyValue("member", member).addKeyValue("reason", reason.reason()).log(message);
     return Outcome.of(reason, message, SOON);
+  }
+
+  /** Sets (member) or removes (null) the cluster's force-new-cluster-from annotation, the member to restart from. */
+  private void recordRecoverySource(EtcdCluster cluster, String member) {
+    client.resources(EtcdCluster.class).inNamespace(ns(cluster)).withName(cluster.getMetadata().getName())
+        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
+            Map.of("annotations", java.util.Collections.singletonMap(
+                io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, member)))));
   }
 
   /** Sets (value) or removes (null) the one-shot --force-new-cluster mark on an EtcdMember. */

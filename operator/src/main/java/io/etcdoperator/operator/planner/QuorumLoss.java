@@ -60,8 +60,9 @@ final class QuorumLoss {
 
   /**
    * Nobody asked, but a majority of the voters is provably gone: their data is lost (etcd-guard or etcd's raft panic
-   * said so; a WAL-less start that cannot reach its peers proves nothing) or, for memory members, their Pod is. With exactly one surviving PVC voter there is no choice to make,
-   * so recovery starts from it by itself; members that are only unreachable never count as gone.
+   * said so; a WAL-less start that cannot reach its peers proves nothing) or, for memory members, their Pod is. With
+   * exactly one surviving PVC voter there is no choice to make, so recovery starts from it by itself; members that
+   * are only unreachable never count as gone.
    */
   private static Optional<Step> automatic(ObservedCluster observed) {
     List<ObservedMember> voters = observed.running().stream().filter(ObservedMember::voterMark).toList();

@@ -188,7 +188,7 @@ public final class MemberPods {
   private static Optional<ObservedMember.Broken> broken(io.fabric8.kubernetes.api.model.ContainerStatus c) {
     var terminated = c.getLastState() == null ? null : c.getLastState().getTerminated();
     if (terminated == null || c.getState() == null || c.getState().getRunning() != null) {
-      return Optional.empty(); // a run in progress outcomes its last one; a learner's early failures are history
+      return Optional.empty(); // a run in progress makes the last one history (a learner's failed first starts)
     }
     String message = terminated.getMessage() == null ? "" : terminated.getMessage();
     int restarts = c.getRestartCount() == null ? 0 : c.getRestartCount();
