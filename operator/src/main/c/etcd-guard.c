@@ -7,10 +7,12 @@
  * with a termination message the operator reads as DataLost. It is static (etcd images have no libc or shell).
  *
  *   etcd-guard install DIR                          copy this binary to DIR/etcd-guard (the Pod's init container)
- *   etcd-guard [--expect-data] --state-dir=DIR -- ETCD ARGS...
+ *   etcd-guard [--expect-data] --state-dir=DIR [--recovery-file=FILE] -- ETCD ARGS...
  *
- * --expect-data: the operator knows the member has run (it is a voter), so its data must be there.
- * --state-dir:   an emptyDir of the Pod; a file there records that etcd of this Pod has written a WAL.
+ * --expect-data:   the operator knows the member has run (it is a voter), so its data must be there.
+ * --state-dir:     an emptyDir of the Pod; a file there records that etcd of this Pod has written a WAL.
+ * --recovery-file: the Pod's annotations (downward API). A new token in FORCE_ANNOTATION restarts etcd once, in the
+ *                  same Pod, with --force-new-cluster: how a memory member that survived a lost quorum keeps its data.
  * Identity: DATA/member/etcd-operator-identity names the member and cluster token that own the directory.
  */
 #define _GNU_SOURCE
@@ -30,8 +32,11 @@
 
 #define REFUSED 3
 #define TERMINATION_LOG "/dev/termination-log"
+#define FORCE_ANNOTATION "etcd-operator.cozystack.io/force-new-cluster"
+#define STOP_SECONDS 60
 
 static pid_t child;
+static volatile sig_atomic_t terminating;
 
 static void say(const char *fmt, ...) {
   va_list ap;
@@ -155,6 +160,9 @@ static int mark(const char *data_dir, const char *name, const char *token, const
 }
 
 static void forward(int sig) {
+  if (sig == SIGTERM || sig == SIGINT) {
+    terminating = 1;
+  }
   if (child > 0) {
     kill(child, sig);
   }
@@ -185,7 +193,98 @@ static int install(const char *dir) {
   return 0;
 }
 
-static int supervise(char **etcd, const char *data_dir, const char *name, const char *token, const char *marker) {
+/* The token of a requested --force-new-cluster restart in the annotations file (key="token" lines), or "". */
+static void requested_token(const char *file, char *token, size_t size) {
+  char text[65536];
+  token[0] = '\0';
+  FILE *in = fopen(file, "r");
+  if (in == NULL) {
+    return;
+  }
+  size_t n = fread(text, 1, sizeof text - 1, in);
+  fclose(in);
+  text[n] = '\0';
+  const char *key = FORCE_ANNOTATION "=\"";
+  for (char *line = text; line != NULL && *line != '\0';) {
+    char *next = strchr(line, '\n');
+    if (next != NULL) {
+      *next++ = '\0';
+    }
+    if (strncmp(line, key, strlen(key)) == 0) {
+      snprintf(token, size, "%s", line + strlen(key));
+      char *quote = strrchr(token, '"');
+      if (quote != NULL) {
+        *quote = '\0';
+      }
+      return;
+    }
+    line = next;
+  }
+}
+
+/* A token not yet applied in this Pod: each is applied once, so later restarts never force the cluster again. */
+static int force_requested(const char *file, const char *applied_file, char *token, size_t size) {
+  if (file == NULL || applied_file == NULL) {
+    return 0;
+  }
+  requested_token(file, token, size);
+  if (token[0] == '\0') {
+    return 0;
+  }
+  char applied[256] = {0};
+  FILE *in = fopen(applied_file, "r");
+  if (in != NULL) {
+    size_t n = fread(applied, 1, sizeof applied - 1, in);
+    applied[n] = '\0';
+    fclose(in);
+  }
+  return strcmp(applied, token) != 0;
+}
+
+static pid_t start(char **etcd, int force) {
+  size_t n = 0;
+  while (etcd[n] != NULL) {
+    n++;
+  }
+  char **argv = calloc(n + 2, sizeof *argv);
+  if (argv == NULL) {
+    return -1;
+  }
+  memcpy(argv, etcd, n * sizeof *argv);
+  if (force) {
+    argv[n] = "--force-new-cluster";
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    execv(argv[0], argv);
+    say("cannot run %s: %s", argv[0], strerror(errno));
+    _exit(127);
+  }
+  free(argv);
+  return pid;
+}
+
+/* SIGTERM, then SIGKILL after STOP_SECONDS; reaps orphans meanwhile (we may be PID 1). */
+static void stop(pid_t pid) {
+  kill(pid, SIGTERM);
+  for (int tenths = 0;; tenths++) {
+    int status;
+    pid_t reaped = waitpid(-1, &status, WNOHANG);
+    if (reaped == pid) {
+      return;
+    }
+    if (reaped <= 0) {
+      if (tenths == STOP_SECONDS * 10) {
+        kill(pid, SIGKILL);
+      }
+      struct timespec tenth = {0, 100000000};
+      nanosleep(&tenth, NULL);
+    }
+  }
+}
+
+static int supervise(char **etcd, const char *data_dir, const char *name, const char *token, const char *marker,
+                     const char *recovery_file, const char *applied_file) {
   struct sigaction action = {0};
   action.sa_handler = forward;
   sigemptyset(&action.sa_mask);
@@ -193,15 +292,16 @@ static int supervise(char **etcd, const char *data_dir, const char *name, const 
   for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++) {
     sigaction(forwarded[i], &action, NULL);
   }
-  child = fork();
+  char request[256];
+  int force = has_wal(data_dir) && force_requested(recovery_file, applied_file, request, sizeof request);
+  if (force) {
+    write_file(applied_file, request);
+    say("starting %s once with --force-new-cluster (%s=%s)", name, FORCE_ANNOTATION, request);
+  }
+  child = start(etcd, force);
   if (child < 0) {
     say("cannot fork: %s", strerror(errno));
     return 1;
-  }
-  if (child == 0) {
-    execv(etcd[0], etcd);
-    say("cannot run %s: %s", etcd[0], strerror(errno));
-    _exit(127);
   }
   int marked = 0;
   for (;;) {
@@ -209,11 +309,29 @@ static int supervise(char **etcd, const char *data_dir, const char *name, const 
       marked = mark(data_dir, name, token, marker);
     }
     int status;
-    pid_t pid = waitpid(-1, &status, marked ? 0 : WNOHANG); // also reaps orphans: we may be PID 1
+    int poll = !marked || recovery_file != NULL;
+    pid_t pid = waitpid(-1, &status, poll ? WNOHANG : 0); // also reaps orphans: we may be PID 1
     if (pid == child) {
       return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     }
-    if (pid <= 0 && !marked) {
+    if (pid > 0) {
+      continue;
+    }
+    if (marked && force_requested(recovery_file, applied_file, request, sizeof request)) {
+      write_file(applied_file, request); // before the restart: a crash in between must not force twice
+      say("restarting %s once with --force-new-cluster (%s=%s)", name, FORCE_ANNOTATION, request);
+      stop(child);
+      if (terminating) {
+        return 128 + SIGTERM; // the kubelet stops the Pod: no restart
+      }
+      child = start(etcd, 1);
+      if (child < 0) {
+        say("cannot fork: %s", strerror(errno));
+        return 1;
+      }
+      continue;
+    }
+    if (poll) {
       struct timespec second = {1, 0};
       nanosleep(&second, NULL);
     }
@@ -225,19 +343,22 @@ int main(int argc, char **argv) {
     return install(argv[2]);
   }
   int expect_data = 0, i = 1;
-  const char *state_dir = NULL;
+  const char *state_dir = NULL, *recovery_file = NULL;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--expect-data") == 0) {
       expect_data = 1;
     } else if (strncmp(argv[i], "--state-dir=", 12) == 0) {
       state_dir = argv[i] + 12;
+    } else if (strncmp(argv[i], "--recovery-file=", 16) == 0) {
+      recovery_file = argv[i] + 16;
     } else {
       say("unknown option %s", argv[i]);
       return 2;
     }
   }
   if (i + 1 >= argc) {
-    say("usage: etcd-guard install DIR | etcd-guard [--expect-data] --state-dir=DIR -- ETCD ARGS...");
+    say("usage: etcd-guard install DIR | etcd-guard [--expect-data] --state-dir=DIR [--recovery-file=FILE] -- "
+        "ETCD ARGS...");
     return 2;
   }
   char **etcd = argv + i + 1;
@@ -250,9 +371,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   token = token == NULL ? "" : token;
-  char marker[4096] = {0};
+  char marker[4096] = {0}, applied[4096] = {0};
   if (state_dir != NULL) {
     snprintf(marker, sizeof marker, "%s/%s.started", state_dir, name);
+    snprintf(applied, sizeof applied, "%s/%s.force-new-cluster", state_dir, name);
   }
   check_identity(data_dir, name, token);
   if (!has_wal(data_dir)) {
@@ -266,5 +388,6 @@ int main(int argc, char **argv) {
              name, data_dir);
     }
   }
-  return supervise(etcd, data_dir, name, token, marker[0] == '\0' ? NULL : marker);
+  return supervise(etcd, data_dir, name, token, marker[0] == '\0' ? NULL : marker, recovery_file,
+                   applied[0] == '\0' ? NULL : applied);
 }

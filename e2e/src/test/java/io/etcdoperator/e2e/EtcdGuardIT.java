@@ -97,6 +97,36 @@ class EtcdGuardIT {
     assertThat(dir.resolve("termination-log")).doesNotExist();
   }
 
+  @Test
+  void restartsEtcdOnceWithForceNewClusterWhenTheAnnotationAsks() throws Exception {
+    Path data = dir.resolve("data");
+    Path annotations = dir.resolve("annotations"); // what the downward API shows of the Pod's annotations
+    Files.writeString(annotations, "kubectl.kubernetes.io/restartedAt=\"x\"\n");
+    List<String> options = List.of("--recovery-file=" + annotations);
+    Process guard = guard(options, "m1", data);
+    Await.until("the guard to record the member's WAL", START, () -> Files.exists(dir.resolve("state/m1.started")));
+    ProcessHandle first = guard.descendants().findFirst().orElseThrow();
+    assertThat(arguments(first)).doesNotContain("--force-new-cluster");
+
+    Files.writeString(annotations, "etcd-operator.cozystack.io/force-new-cluster=\"t1\"\n"
+        + "kubectl.kubernetes.io/restartedAt=\"x\"\n");
+    Await.until("etcd restarted with --force-new-cluster", START, () -> guard.descendants()
+        .anyMatch(p -> p.pid() != first.pid() && arguments(p).contains("--force-new-cluster")));
+    assertThat(first.isAlive()).isFalse();
+    assertThat(guard.isAlive()).isTrue();
+    assertThat(Files.readString(dir.resolve("state/m1.force-new-cluster"))).isEqualTo("t1");
+
+    guard.destroy(); // a container restart while the annotation is still there must not force the cluster again
+    assertThat(guard.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    Process again = guard(options, "m1", data);
+    Await.until("etcd started again", START, () -> again.descendants().findFirst().isPresent());
+    assertThat(arguments(again.descendants().findFirst().orElseThrow())).doesNotContain("--force-new-cluster");
+  }
+
+  private static List<String> arguments(ProcessHandle process) {
+    return process.info().arguments().map(List::of).orElse(List.of());
+  }
+
   private Process guard(List<String> options, String name, Path data) throws IOException {
     int[] ports = LoopbackPorts.reserve(2);
     String peer = "http://127.0.0.1:" + ports[1];

@@ -123,6 +123,59 @@ class QuorumLossE2EIT {
         + "asked; 20 of 20 keys read back%n", seconds);
   }
 
+  /**
+   * A memory cluster loses two Pods, and their data with them. A new Pod would empty the survivor's tmpfs too, so its
+   * etcd-guard restarts etcd with --force-new-cluster inside the same Pod when the operator annotates it.
+   */
+  @Test
+  void aMemoryMajorityLostIsRebuiltFromTheSurvivorInItsOwnPod(E2eEnvironment env) {
+    String ns = env.namespace("quorum-memory");
+    env.createCluster(ns, "qm", Map.of("replicas", 3, "version", "3.5.16",
+        "storage", Map.of("medium", "Memory", "size", "256Mi")));
+    env.awaitReady(ns, "qm", 3, Duration.ofMinutes(4));
+    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "qm")).get("clusterID");
+    for (int i = 0; i < 20; i++) {
+      env.etcdctl(env.endpoints(ns, "qm"), "put", "/acked/" + i, "v" + i);
+    }
+    List<Pod> pods = env.memberPods(ns, "qm").stream()
+        .sorted(java.util.Comparator.comparing(p -> p.getMetadata().getName())).toList();
+    Pod survivor = pods.get(0);
+    String name = survivor.getMetadata().getName();
+    String survivorUrl = "http://" + survivor.getStatus().getPodIP() + ":2379";
+    Await.until("the survivor has applied every acknowledged key", Duration.ofSeconds(30), () -> env.etcdctl(
+        survivorUrl, "get", "--consistency=s", "--prefix", "/acked/", "--keys-only").lines()
+        .filter(l -> !l.isBlank()).count() == 20);
+    String survivorId = memberId(env, ns, "qm", name);
+    Instant t0 = Instant.now();
+    pods.subList(1, 3).forEach(p -> env.client().pods().inNamespace(ns).withName(p.getMetadata().getName())
+        .withGracePeriod(0).delete());
+
+    Await.until("READY=3 again, rebuilt from " + name + " in its own Pod", Duration.ofMinutes(6), () -> {
+      GenericKubernetesResource c = env.cluster(ns, "qm");
+      Set<String> names = env.members(ns, "qm").stream().map(m -> m.getMetadata().getName())
+          .collect(Collectors.toSet());
+      return Integer.valueOf(3).equals(E2eEnvironment.status(c).get("readyMembers")) && names.size() == 3
+          && names.contains(name) && !names.contains(pods.get(1).getMetadata().getName())
+          && !names.contains(pods.get(2).getMetadata().getName())
+          && (c.getMetadata().getAnnotations() == null
+              || !c.getMetadata().getAnnotations().containsKey("etcd-operator.cozystack.io/force-new-cluster-from"));
+    });
+    long seconds = Duration.between(t0, Instant.now()).toSeconds();
+    Pod after = env.client().pods().inNamespace(ns).withName(name).get();
+    assertThat(after.getMetadata().getUid()).as("the survivor's Pod (and its tmpfs) is the same")
+        .isEqualTo(survivor.getMetadata().getUid());
+    assertThat(env.client().pods().inNamespace(ns).withName(name).getLog())
+        .contains("restarting " + name + " once with --force-new-cluster");
+    String endpoints = env.endpoints(ns, "qm");
+    for (int i = 0; i < 20; i++) {
+      assertThat(env.etcdctl(endpoints, "get", "/acked/" + i, "--print-value-only").strip()).isEqualTo("v" + i);
+    }
+    assertThat(memberId(env, ns, "qm", name)).as("the survivor keeps its member id").isEqualTo(survivorId);
+    assertThat(E2eEnvironment.status(env.cluster(ns, "qm")).get("clusterID")).isEqualTo(clusterId);
+    System.out.printf("quorum loss (2 of 3 memory members' Pods lost): READY=3 %d s after the loss, the survivor "
+        + "restarted in its own Pod; 20 of 20 keys read back%n", seconds);
+  }
+
   private static String memberId(E2eEnvironment env, String ns, String name) {
     return memberId(env, ns, "ql", name);
   }

@@ -287,6 +287,34 @@ class LocalKubernetesIT {
 
     @Test
     @Order(10)
+    void downwardApiVolumeFollowsTheAnnotations() {
+        Pod pod = shellPod("annotated", "Always", String.join("; ",
+                "until grep -q 'lk-it/probe=\"two\"' /lk-it/podinfo/annotations; do sleep 0.2; done",
+                "echo seen-two", "exec sleep 3600"));
+        pod.getMetadata().setAnnotations(Map.of("lk-it/probe", "one"));
+        pod.getSpec().getContainers().getFirst().setVolumeMounts(List.of(
+                new io.fabric8.kubernetes.api.model.VolumeMountBuilder().withName("podinfo")
+                        .withMountPath("/lk-it/podinfo").build()));
+        pod.getSpec().setVolumes(List.of(new io.fabric8.kubernetes.api.model.VolumeBuilder().withName("podinfo")
+                .withNewDownwardAPI().addNewItem().withPath("annotations").withNewFieldRef()
+                .withFieldPath("metadata.annotations").endFieldRef().endItem().endDownwardAPI().build()));
+        client.pods().inNamespace(NS).resource(pod).create();
+        awaitReady("annotated");
+        assertThat(client.pods().inNamespace(NS).withName("annotated").getLog()).doesNotContain("seen-two");
+
+        client.pods().inNamespace(NS).withName("annotated").edit(p -> {
+            p.getMetadata().getAnnotations().put("lk-it/probe", "two");
+            return p;
+        });
+        Eventually.await("the container sees the new annotation in its file", Duration.ofSeconds(20), () -> {
+            String text = client.pods().inNamespace(NS).withName("annotated").getLog();
+            return text != null && text.contains("seen-two") ? text : null;
+        });
+        client.pods().inNamespace(NS).withName("annotated").delete();
+    }
+
+    @Test
+    @Order(10)
     void volumesEnvironmentAndLogsThroughTheApiServer() {
         client.secrets().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
                 .withNewMetadata().withName("creds").endMetadata()

@@ -71,6 +71,35 @@ final class PodVolumes implements AutoCloseable {
         return Map.copyOf(paths);
     }
 
+    /**
+     * Rewrites the downwardAPI volumes from the Pod's latest labels and annotations, as a kubelet does on its next
+     * sync; each file is replaced atomically, so a reader sees the old content or the new, never half of it.
+     */
+    void refreshDownward(ContainerEnvironment latest) {
+        for (Volume volume : Objects.requireNonNullElse(pod.getSpec().getVolumes(), List.<Volume>of())) {
+            Path target = paths.get(volume.getName());
+            if (target == null || volume.getDownwardAPI() == null) {
+                continue;
+            }
+            for (DownwardAPIVolumeFile item : volume.getDownwardAPI().getItems()) {
+                String value = item.getFieldRef() != null ? latest.field(item.getFieldRef().getFieldPath()) : "";
+                Integer mode = item.getMode() != null ? item.getMode() : volume.getDownwardAPI().getDefaultMode();
+                replaceFile(target.resolve(item.getPath()), value.getBytes(StandardCharsets.UTF_8), mode);
+            }
+        }
+    }
+
+    private static void replaceFile(Path file, byte[] content, Integer mode) {
+        Path next = file.resolveSibling("." + file.getFileName() + ".next");
+        try {
+            writeFile(next, content, mode);
+            Files.move(next, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot refresh " + file, e);
+        }
+    }
+
     private Path materialise(Volume volume) {
         try {
             if (volume.getPersistentVolumeClaim() != null) {

@@ -63,6 +63,9 @@ final class PodWorker {
     private Instant nextVolumeAttempt = Instant.EPOCH;
     private PodStatus published;
     private boolean wake;
+    /** The labels and annotations the downwardAPI volumes were last written from. */
+    private Map<String, String> downwardLabels;
+    private Map<String, String> downwardAnnotations;
 
     PodWorker(SimulatedNode node, NodeFacilities facilities, Pod pod, boolean halted) {
         this.node = node;
@@ -200,6 +203,9 @@ final class PodWorker {
             stage = Stage.FINISHED;
             return;
         }
+        if (stage == Stage.INIT || stage == Stage.MAIN) {
+            refreshDownward();
+        }
         switch (stage) {
             case SANDBOX -> createSandbox();
             case VOLUMES -> prepareVolumes();
@@ -233,8 +239,22 @@ final class PodWorker {
         }
         environment = new ContainerEnvironment(facilities.client(), pod, sandbox.ip(), node.hostIp(), services);
         volumes = new PodVolumes(facilities.client(), pod, dir, environment);
+        downwardLabels = pod.getMetadata().getLabels();
+        downwardAnnotations = pod.getMetadata().getAnnotations();
         stage = Stage.VOLUMES;
         prepareVolumes();
+    }
+
+    private void refreshDownward() {
+        Pod latest = pod;
+        Map<String, String> labels = latest.getMetadata().getLabels();
+        Map<String, String> annotations = latest.getMetadata().getAnnotations();
+        if (Objects.equals(labels, downwardLabels) && Objects.equals(annotations, downwardAnnotations)) {
+            return;
+        }
+        volumes.refreshDownward(new ContainerEnvironment(facilities.client(), latest, sandbox.ip(), node.hostIp()));
+        downwardLabels = labels;
+        downwardAnnotations = annotations;
     }
 
     private void prepareVolumes() {

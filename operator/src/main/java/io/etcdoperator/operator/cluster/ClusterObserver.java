@@ -20,6 +20,7 @@ import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.BackendQuota;
+import io.etcdoperator.operator.resources.EtcdGuard;
 import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
@@ -350,7 +351,8 @@ public class ClusterObserver {
         m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
         !memory && volumeBehind,
         MemberPods.broken(pod),
-        nodeDown);
+        nodeDown,
+        EtcdGuard.restartsInPlace(pod));
   }
 
   private static boolean hasPod(EtcdMember m) {

@@ -53,9 +53,11 @@ public class StepExecutor {
   private final EventRecorder events;
   private final RootAuth rootAuth;
   private final MaintenanceSteps maintenance;
+  private final java.time.Clock clock;
 
   public StepExecutor(KubernetesClient client, EventRecorder events, java.time.Clock clock) {
     this.client = client;
+    this.clock = clock;
     this.events = events;
     this.rootAuth = new RootAuth(client, events);
     this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock);
@@ -127,7 +129,11 @@ public class StepExecutor {
       }
       case Step.ForceNewCluster s -> {
         markForceNewCluster(cluster, s.member(), "true");
-        client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
+        if (s.inPlace()) { // a new Pod would empty the tmpfs: etcd-guard restarts etcd in this one
+          askGuard(cluster, s.member(), clock.instant().toString());
+        } else {
+          client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
+        }
         String message = "quorum lost: restarting " + s.member() + " with --force-new-cluster as "
             + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + " asks; every other "
             + "member will be discarded and join again as a learner";
@@ -145,10 +151,14 @@ public class StepExecutor {
       }
       case Step.EndForceNewCluster s -> {
         markForceNewCluster(cluster, s.member(), null);
-        client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
+        if (s.inPlace()) {
+          askGuard(cluster, s.member(), null); // the guard applies each request once; this only tidies the Pod
+        } else {
+          client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
+        }
         recordRecoverySource(cluster, null);
-        yield changed(cluster, s.reason(), "the cluster runs from " + s.member() + " alone; restarting it without "
-            + "--force-new-cluster, new members join as learners");
+        yield changed(cluster, s.reason(), "the cluster runs from " + s.member() + " alone; "
+            + (s.inPlace() ? "" : "restarting it without --force-new-cluster, ") + "new members join as learners");
       }
       case Step.Pause s -> {
         patchSpec(cluster, s.member(), Map.of("dormant", true));
@@ -320,6 +330,14 @@ public class StepExecutor {
         .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
             Map.of("annotations", java.util.Collections.singletonMap(
                 io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, member)))));
+  }
+
+  /** Sets (a new token) or removes (null) the request etcd-guard reads from the memory member Pod's annotations. */
+  private void askGuard(EtcdCluster cluster, String pod, String token) {
+    client.pods().inNamespace(ns(cluster)).withName(pod)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
+            Map.of("annotations", java.util.Collections.singletonMap(
+                io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, token)))));
   }
 
   /** Sets (value) or removes (null) the one-shot --force-new-cluster mark on an EtcdMember. */

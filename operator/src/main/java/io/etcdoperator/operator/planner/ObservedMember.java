@@ -22,6 +22,8 @@ import java.util.Optional;
  * @param volumeBehind its data PVC requests less than the latched storage.size
  * @param broken its etcd container lost its data or crash-loops (from the Pod's last termination)
  * @param nodeDown its Pod's node is not Ready (observed only for a Pod that is not ready itself)
+ * @param restartsInPlace its Pod's etcd-guard follows the Pod's annotations and can restart etcd with
+ *     --force-new-cluster in the same Pod, which keeps a memory member's data
  */
 public record ObservedMember(
     String name,
@@ -43,7 +45,8 @@ public record ObservedMember(
     String specVersion,
     boolean volumeBehind,
     Optional<Broken> broken,
-    Optional<NodeDown> nodeDown) {
+    Optional<NodeDown> nodeDown,
+    boolean restartsInPlace) {
 
   /**
    * A broken etcd container: it lost its data, or it crash-loops; what its last run said. {@code proven}: the loss is
@@ -53,6 +56,15 @@ public record ObservedMember(
 
   /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */
   public record NodeDown(String node, Instant since) {}
+
+  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
+      boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
+      boolean controlled, boolean memory, boolean podLost, Optional<RestartReason> outdated,
+      Optional<EndpointStatus> endpoint, String specVersion, boolean volumeBehind, Optional<Broken> broken,
+      Optional<NodeDown> nodeDown) {
+    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
+        memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown, false);
+  }
 
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
       boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,

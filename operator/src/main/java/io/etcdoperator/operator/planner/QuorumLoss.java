@@ -11,8 +11,8 @@ import java.util.Optional;
  * Recovery from a lost quorum, from the member a person names, or by itself when the majority provably lost its data
  * and one voter survives (see {@link #automatic}): that member starts once with
  * --force-new-cluster (etcd drops every other member and keeps the cluster id and the member's data), the others are
- * discarded with their volumes, then the flag goes and scale-up joins new members as learners. docs/operations.md
- * has the runbook; etcd's own rules are in docs/concepts.md.
+ * discarded with their volumes, then the flag goes and scale-up joins new members as learners. A memory survivor keeps
+ * its Pod: etcd-guard restarts etcd in it. docs/operations.md has the runbook; etcd's own rules are in docs/concepts.md.
  */
 final class QuorumLoss {
 
@@ -28,8 +28,9 @@ final class QuorumLoss {
     if (survivor.isEmpty()) {
       return refuse("no running member " + recovery.from() + " of this cluster");
     }
-    if (survivor.get().memory()) {
-      return refuse(recovery.from() + " keeps its data in memory: a restart with --force-new-cluster would lose it");
+    if (survivor.get().memory() && !survivor.get().restartsInPlace()) {
+      return refuse(recovery.from() + " keeps its data in memory and its Pod has no etcd-guard that restarts etcd in "
+          + "place (the operator runs without its own image): a new Pod with --force-new-cluster would lose the data");
     }
     if (recovery.flagged().isEmpty()) {
       return start(observed, survivor.get());
@@ -55,7 +56,7 @@ final class QuorumLoss {
       return Optional.of(new Step.Wait(Reason.QUORUM_RECOVERY, "discarded members are being deleted",
           ClusterPlanner.MEDIUM));
     }
-    return Optional.of(new Step.EndForceNewCluster(recovery.from()));
+    return Optional.of(new Step.EndForceNewCluster(recovery.from(), survivor.get().memory()));
   }
 
   /**
@@ -76,13 +77,14 @@ final class QuorumLoss {
       return Optional.of(new Step.Wait(Reason.QUORUM_LOST, "every voter lost its data " + lost
           + ": nothing to restart from; restore the cluster from a snapshot (docs/snapshots.md)", ClusterPlanner.LONG));
     }
-    if (survivors.size() > 1 || survivors.getFirst().memory() || !survivors.getFirst().hasPod()) {
+    ObservedMember survivor = survivors.getFirst();
+    if (survivors.size() > 1 || !survivor.hasPod() || (survivor.memory() && !survivor.restartsInPlace())) {
       return Optional.of(new Step.Wait(Reason.QUORUM_LOST, lost + " lost their data and the quorum with it; "
           + "choose the survivor to restart from: annotate the cluster "
           + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + "=<member> "
-          + "(a memory member cannot restart without losing its data; docs/operations.md)", ClusterPlanner.LONG));
+          + "(a memory member restarts in place only behind etcd-guard; docs/operations.md)", ClusterPlanner.LONG));
     }
-    return Optional.of(new Step.StartQuorumRecovery(survivors.getFirst().name(), lost));
+    return Optional.of(new Step.StartQuorumRecovery(survivor.name(), lost));
   }
 
   static boolean provablyGone(ObservedMember member) {
@@ -100,7 +102,7 @@ final class QuorumLoss {
     if (!survivor.hasPod()) {
       return refuse(survivor.name() + " has no Pod; its volume must be attached to restart from it");
     }
-    return Optional.of(new Step.ForceNewCluster(survivor.name()));
+    return Optional.of(new Step.ForceNewCluster(survivor.name(), survivor.memory()));
   }
 
   private static Optional<Step> refuse(String why) {

@@ -237,8 +237,15 @@ public sealed interface Step {
     }
   }
 
-  /** Quorum recovery: mark the chosen member for one start with --force-new-cluster and restart its Pod. */
-  record ForceNewCluster(String member) implements Step {
+  /**
+   * Quorum recovery: mark the chosen member for one start with --force-new-cluster and restart its Pod; {@code
+   * inPlace} (a memory member): its Pod is kept and etcd-guard restarts etcd in it when the Pod's annotation asks.
+   */
+  record ForceNewCluster(String member, boolean inPlace) implements Step {
+    public ForceNewCluster(String member) {
+      this(member, false);
+    }
+
     public Reason reason() {
       return Reason.QUORUM_RECOVERY;
     }
@@ -255,7 +262,11 @@ public sealed interface Step {
   }
 
   /** Quorum recovery done: the survivor restarts without the flag and the annotation goes; scale-up follows. */
-  record EndForceNewCluster(String member) implements Step {
+  record EndForceNewCluster(String member, boolean inPlace) implements Step {
+    public EndForceNewCluster(String member) {
+      this(member, false);
+    }
+
     public Reason reason() {
       return Reason.QUORUM_RECOVERED;
     }

@@ -40,7 +40,8 @@ public final class EtcdCommandLine {
     BackendQuota.flag(member.getSpec().getOptions(), member.getSpec().getStorage())
         .ifPresent(q -> args.add("--quota-backend-bytes=" + q));
     Map<String, String> annotations = member.getMetadata().getAnnotations();
-    if (annotations != null && annotations.containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER)) {
+    boolean inPlace = MemberPods.memoryBacked(member.getSpec()); // etcd-guard restarts it (EtcdGuard#restartsInPlace)
+    if (!inPlace && annotations != null && annotations.containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER)) {
       args.add("--force-new-cluster"); // one start only: the planner removes it once the member runs alone
     }
     tlsFlags(tls, args);

@@ -1,8 +1,10 @@
 package io.etcdoperator.operator.resources;
 
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -25,6 +27,10 @@ public final class EtcdGuard {
   static final String ETCD = "/usr/local/bin/etcd";
   /** The words of the guard's termination message when it refused to start a member that lost its data. */
   static final String DATA_LOST = "its data is lost";
+  /** The Pod's annotations (downward API), where a memory member's guard finds a request for --force-new-cluster. */
+  static final String ANNOTATIONS_VOLUME = "etcd-pod-annotations";
+  static final String ANNOTATIONS_MOUNT = "/etc/etcd-operator/pod";
+  private static final String RECOVERY_FLAG = "--recovery-file=";
 
   private EtcdGuard() {}
 
@@ -56,8 +62,32 @@ public final class EtcdGuard {
     if (existingCluster && member.getStatus() != null && Boolean.TRUE.equals(member.getStatus().getIsVoter())) {
       command.add("--expect-data");
     }
+    if (MemberPods.memoryBacked(member.getSpec())) {
+      command.add(RECOVERY_FLAG + ANNOTATIONS_MOUNT + "/annotations");
+    }
     command.addAll(List.of("--", ETCD));
     return command;
+  }
+
+  /**
+   * A memory member cannot get a new Pod without losing its data, so its guard restarts etcd with
+   * --force-new-cluster in place when the Pod's {@link EtcdOperatorApi#ANNOTATION_FORCE_NEW_CLUSTER} asks (once per
+   * token); whether this Pod's guard does is read from its command.
+   */
+  public static boolean restartsInPlace(Pod pod) {
+    return pod != null && pod.getSpec() != null && pod.getSpec().getContainers().stream()
+        .filter(c -> MemberPods.CONTAINER.equals(c.getName()) && c.getCommand() != null)
+        .anyMatch(c -> c.getCommand().stream().anyMatch(arg -> arg.startsWith(RECOVERY_FLAG)));
+  }
+
+  static VolumeMount annotationsMount() {
+    return new VolumeMountBuilder().withName(ANNOTATIONS_VOLUME).withMountPath(ANNOTATIONS_MOUNT).withReadOnly(true)
+        .build();
+  }
+
+  static Volume annotationsVolume() {
+    return new VolumeBuilder().withName(ANNOTATIONS_VOLUME).withNewDownwardAPI().addNewItem().withPath("annotations")
+        .withNewFieldRef().withFieldPath("metadata.annotations").endFieldRef().endItem().endDownwardAPI().build();
   }
 
   static VolumeMount mount() {

@@ -288,6 +288,9 @@ public final class MemberPods {
     if (guarded) {
       mounts.add(EtcdGuard.mount());
     }
+    if (guarded && memoryBacked(member.getSpec())) {
+      mounts.add(EtcdGuard.annotationsMount());
+    }
     if (tls.clientTls()) {
       mounts.add(new VolumeMountBuilder().withName("tls-client").withMountPath(EtcdCommandLine.CLIENT_TLS_MOUNT)
           .withReadOnly(true).build());
@@ -313,6 +316,9 @@ public final class MemberPods {
     }
     if (guarded) {
       volumes.add(EtcdGuard.volume());
+    }
+    if (guarded && memoryBacked(spec)) {
+      volumes.add(EtcdGuard.annotationsVolume());
     }
     if (tls.clientTls()) {
       volumes.add(secretVolume("tls-client", tls.clientSecret()));

@@ -30,6 +30,7 @@ final class Observations {
   private final Set<String> lost = new HashSet<>();
   private final Set<String> small = new HashSet<>();
   private boolean memory;
+  private boolean guarded;
   private String leader;
   private String specVersion = "3.5.16";
   private ObservedCluster.AuthView auth = ObservedCluster.AuthView.NOT_WANTED;
@@ -174,6 +175,12 @@ final class Observations {
     return this;
   }
 
+  /** Memory members' Pods run etcd-guard with the Pod's annotations: it can restart etcd in place. */
+  Observations guarded() {
+    guarded = true;
+    return this;
+  }
+
   /** This member's Pod is on a node that has reported Ready False or Unknown since {@code since}. */
   Observations nodeDown(String name, String node, Instant since) {
     nodeDown.put(name, new ObservedMember.NodeDown(node, since));
@@ -219,7 +226,7 @@ final class Observations {
     return new ObservedMember(m.name(), m.created(), m.seed(), m.pending(), m.dormant(), m.deleting(), m.ready(),
         m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory, lost.contains(m.name()),
         Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion, small.contains(m.name()),
-        Optional.ofNullable(broken.get(m.name())), Optional.ofNullable(nodeDown.get(m.name())));
+        Optional.ofNullable(broken.get(m.name())), Optional.ofNullable(nodeDown.get(m.name())), memory && guarded);
   }
 
   private void add(String name, boolean seed, boolean pending, boolean dormant, boolean deleting, boolean ready,

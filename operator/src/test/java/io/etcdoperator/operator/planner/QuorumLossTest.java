@@ -118,6 +118,27 @@ class QuorumLossTest {
     assertThat(((Step.Wait) planner.next(none.build(), 3)).detail()).contains("restore the cluster from a snapshot");
   }
 
+  /** etcd-guard restarts a memory survivor in its own Pod: the only way its data survives --force-new-cluster. */
+  @Test
+  void aMemoryMajorityLostWithOneSurvivorBehindTheGuardIsRecoveredInPlace() {
+    Observations memory = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE).memory()
+        .guarded().lost("b").lost("c");
+    assertThat(planner.next(memory.build(), 3)).isEqualTo(new Step.StartQuorumRecovery("a", List.of("b", "c")));
+    assertThat(planner.next(memory.maintenance(asked("a", null)).build(), 3))
+        .isEqualTo(new Step.ForceNewCluster("a", true));
+
+    EtcdView alone = new EtcdView.Reached(new Membership(Observations.CLUSTER,
+        List.of(new Member(id("a"), "a", List.of(peer("a")), List.of(), false))));
+    Observations done = cluster().voter("a").etcdView(alone).memory().guarded().maintenance(asked("a", "a"));
+    assertThat(planner.next(done.build(), 3)).isEqualTo(new Step.EndForceNewCluster("a", true));
+  }
+
+  @Test
+  void aMemorySurvivorWithoutTheGuardIsRefused() {
+    Observations memory = lostTwoOfThree().memory().maintenance(asked("a", null));
+    assertThat(((Step.Wait) planner.next(memory.build(), 3)).detail()).contains("no etcd-guard");
+  }
+
   @Test
   void theOldMembershipStillListedMeansTheFlagHasNotTakenEffect() {
     Observations o = cluster().voter("a").voter("b").voter("c").leader("a").maintenance(asked("a", "a"));

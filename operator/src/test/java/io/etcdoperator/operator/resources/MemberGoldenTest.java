@@ -46,6 +46,27 @@ class MemberGoldenTest {
         java.util.Optional.of(new AgentImage("ghcr.io/etcd-operator-java/etcd-operator:v0.1.0", null))));
   }
 
+  /**
+   * A guarded memory member also sees its Pod's annotations, where a quorum recovery asks its guard for
+   * --force-new-cluster in place; the request never reaches the args, so it never rolls the Pod (and its tmpfs).
+   */
+  @Test
+  void guardedMemoryMemberRecoversInPlace() {
+    EtcdMember member = Fixtures.member("member-memory");
+    java.util.Optional<AgentImage> agent = java.util.Optional.of(new AgentImage("operator:dev", null));
+    io.fabric8.kubernetes.api.model.Pod pod = MemberPods.build(member, IMAGE, true, agent);
+    Golden.assertMatches("pod-memory-guarded", pod);
+    org.assertj.core.api.Assertions.assertThat(EtcdGuard.restartsInPlace(pod)).isTrue();
+    String revision = MemberPods.revision(member);
+    member.getMetadata().setAnnotations(new java.util.HashMap<>(java.util.Map.of(
+        io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, "true")));
+    org.assertj.core.api.Assertions.assertThat(MemberPods.build(member, IMAGE, true, agent).getSpec().getContainers()
+        .getFirst().getArgs()).doesNotContain("--force-new-cluster");
+    org.assertj.core.api.Assertions.assertThat(MemberPods.revision(member)).isEqualTo(revision);
+    org.assertj.core.api.Assertions.assertThat(EtcdGuard.restartsInPlace(
+        MemberPods.build(Fixtures.member("member-joining-full"), IMAGE, true, agent))).isFalse();
+  }
+
   @Test
   void theSeedsFirstPodExpectsNoData() {
     EtcdMember seed = Fixtures.member("member-seed-plain");
