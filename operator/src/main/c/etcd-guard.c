@@ -121,6 +121,10 @@ static void identity_path(char *out, size_t size, const char *data_dir) {
   snprintf(out, size, "%s/member/etcd-operator-identity", data_dir);
 }
 
+static void identity_text(char *out, size_t size, const char *name, const char *token) {
+  snprintf(out, size, "name=%s\ntoken=%s\n", name, token);
+}
+
 /* A directory that names another member or another cluster is not this member's data, whatever it holds. */
 static void check_identity(const char *data_dir, const char *name, const char *token) {
   char path[4096], expected[1024], found[1024] = {0};
@@ -132,7 +136,7 @@ static void check_identity(const char *data_dir, const char *name, const char *t
   size_t n = fread(found, 1, sizeof found - 1, file);
   fclose(file);
   found[n] = '\0';
-  snprintf(expected, sizeof expected, "name=%s\ntoken=%s\n", name, token);
+  identity_text(expected, sizeof expected, name, token);
   if (strcmp(found, expected) != 0) {
     char *newline;
     while ((newline = strchr(found, '\n')) != NULL) {
@@ -148,7 +152,7 @@ static void check_identity(const char *data_dir, const char *name, const char *t
 static int mark(const char *data_dir, const char *name, const char *token, const char *marker) {
   char path[4096], identity[1024];
   identity_path(path, sizeof path, data_dir);
-  snprintf(identity, sizeof identity, "name=%s\ntoken=%s\n", name, token);
+  identity_text(identity, sizeof identity, name, token);
   if (!exists(path) && write_file(path, identity) != 0) {
     say("cannot write %s: %s", path, strerror(errno));
   }
