@@ -117,6 +117,19 @@ static int write_file(const char *path, const char *content) {
   return 0;
 }
 
+/* Reads up to size - 1 bytes of path into out as a string; 0 (and out empty) if it cannot be opened. */
+static int read_text(const char *path, char *out, size_t size) {
+  out[0] = '\0';
+  FILE *in = fopen(path, "r");
+  if (in == NULL) {
+    return 0;
+  }
+  size_t n = fread(out, 1, size - 1, in);
+  fclose(in);
+  out[n] = '\0';
+  return 1;
+}
+
 static void identity_path(char *out, size_t size, const char *data_dir) {
   snprintf(out, size, "%s/member/etcd-operator-identity", data_dir);
 }
@@ -127,15 +140,11 @@ static void identity_text(char *out, size_t size, const char *name, const char *
 
 /* A directory that names another member or another cluster is not this member's data, whatever it holds. */
 static void check_identity(const char *data_dir, const char *name, const char *token) {
-  char path[4096], expected[1024], found[1024] = {0};
+  char path[4096], expected[1024], found[1024];
   identity_path(path, sizeof path, data_dir);
-  FILE *file = fopen(path, "r");
-  if (file == NULL) {
+  if (!read_text(path, found, sizeof found)) {
     return;
   }
-  size_t n = fread(found, 1, sizeof found - 1, file);
-  fclose(file);
-  found[n] = '\0';
   identity_text(expected, sizeof expected, name, token);
   if (strcmp(found, expected) != 0) {
     char *newline;
@@ -201,13 +210,9 @@ static int install(const char *dir) {
 static void requested_token(const char *file, char *token, size_t size) {
   char text[65536];
   token[0] = '\0';
-  FILE *in = fopen(file, "r");
-  if (in == NULL) {
+  if (!read_text(file, text, sizeof text)) {
     return;
   }
-  size_t n = fread(text, 1, sizeof text - 1, in);
-  fclose(in);
-  text[n] = '\0';
   const char *key = FORCE_ANNOTATION "=\"";
   for (char *line = text; line != NULL && *line != '\0';) {
     char *next = strchr(line, '\n');
@@ -235,13 +240,8 @@ static int force_requested(const char *file, const char *applied_file, char *tok
   if (token[0] == '\0') {
     return 0;
   }
-  char applied[256] = {0};
-  FILE *in = fopen(applied_file, "r");
-  if (in != NULL) {
-    size_t n = fread(applied, 1, sizeof applied - 1, in);
-    applied[n] = '\0';
-    fclose(in);
-  }
+  char applied[256];
+  read_text(applied_file, applied, sizeof applied);
   return strcmp(applied, token) != 0;
 }
 

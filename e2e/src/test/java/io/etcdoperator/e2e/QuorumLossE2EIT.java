@@ -99,16 +99,7 @@ class QuorumLossE2EIT {
     }
     pods.subList(1, 3).forEach(p -> env.kube().faults().killContainers(ns, p.getMetadata().getName()));
 
-    Await.until("READY=3 again, rebuilt from " + survivor, Duration.ofMinutes(6), () -> {
-      GenericKubernetesResource c = env.cluster(ns, "qd");
-      Set<String> names = env.members(ns, "qd").stream().map(m -> m.getMetadata().getName())
-          .collect(Collectors.toSet());
-      return Integer.valueOf(3).equals(E2eEnvironment.status(c).get("readyMembers")) && names.size() == 3
-          && names.contains(survivor) && !names.contains(pods.get(1).getMetadata().getName())
-          && !names.contains(pods.get(2).getMetadata().getName())
-          && (c.getMetadata().getAnnotations() == null
-              || !c.getMetadata().getAnnotations().containsKey("etcd-operator.cozystack.io/force-new-cluster-from"));
-    });
+    awaitRebuilt(env, ns, "qd", survivor, pods);
     long seconds = Duration.between(t0, Instant.now()).toSeconds();
     String after = env.endpoints(ns, "qd");
     for (int i = 0; i < 20; i++) {
@@ -150,16 +141,7 @@ class QuorumLossE2EIT {
     pods.subList(1, 3).forEach(p -> env.client().pods().inNamespace(ns).withName(p.getMetadata().getName())
         .withGracePeriod(0).delete());
 
-    Await.until("READY=3 again, rebuilt from " + name + " in its own Pod", Duration.ofMinutes(6), () -> {
-      GenericKubernetesResource c = env.cluster(ns, "qm");
-      Set<String> names = env.members(ns, "qm").stream().map(m -> m.getMetadata().getName())
-          .collect(Collectors.toSet());
-      return Integer.valueOf(3).equals(E2eEnvironment.status(c).get("readyMembers")) && names.size() == 3
-          && names.contains(name) && !names.contains(pods.get(1).getMetadata().getName())
-          && !names.contains(pods.get(2).getMetadata().getName())
-          && (c.getMetadata().getAnnotations() == null
-              || !c.getMetadata().getAnnotations().containsKey("etcd-operator.cozystack.io/force-new-cluster-from"));
-    });
+    awaitRebuilt(env, ns, "qm", name, pods);
     long seconds = Duration.between(t0, Instant.now()).toSeconds();
     Pod after = env.client().pods().inNamespace(ns).withName(name).get();
     assertThat(after.getMetadata().getUid()).as("the survivor's Pod (and its tmpfs) is the same")
@@ -174,6 +156,20 @@ class QuorumLossE2EIT {
     assertThat(E2eEnvironment.status(env.cluster(ns, "qm")).get("clusterID")).isEqualTo(clusterId);
     System.out.printf("quorum loss (2 of 3 memory members' Pods lost): READY=3 %d s after the loss, the survivor "
         + "restarted in its own Pod; 20 of 20 keys read back%n", seconds);
+  }
+
+  /** READY=3 with the survivor ({@code pods[0]}) and two new members in place of the lost ones, and no annotation. */
+  private static void awaitRebuilt(E2eEnvironment env, String ns, String cluster, String survivor, List<Pod> pods) {
+    Await.until("READY=3 again, rebuilt from " + survivor, Duration.ofMinutes(6), () -> {
+      GenericKubernetesResource c = env.cluster(ns, cluster);
+      Set<String> names = env.members(ns, cluster).stream().map(m -> m.getMetadata().getName())
+          .collect(Collectors.toSet());
+      return Integer.valueOf(3).equals(E2eEnvironment.status(c).get("readyMembers")) && names.size() == 3
+          && names.contains(survivor) && !names.contains(pods.get(1).getMetadata().getName())
+          && !names.contains(pods.get(2).getMetadata().getName())
+          && (c.getMetadata().getAnnotations() == null
+              || !c.getMetadata().getAnnotations().containsKey("etcd-operator.cozystack.io/force-new-cluster-from"));
+    });
   }
 
   private static String memberId(E2eEnvironment env, String ns, String name) {
