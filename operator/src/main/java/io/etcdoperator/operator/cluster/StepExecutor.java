@@ -326,10 +326,14 @@ public class StepExecutor {
 
   /** Sets (member) or removes (null) the cluster's force-new-cluster-from annotation, the member to restart from. */
   private void recordRecoverySource(EtcdCluster cluster, String member) {
-    client.resources(EtcdCluster.class).inNamespace(ns(cluster)).withName(cluster.getMetadata().getName())
+    EtcdCluster patched = client.resources(EtcdCluster.class).inNamespace(ns(cluster))
+        .withName(cluster.getMetadata().getName())
         .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
             Map.of("annotations", java.util.Collections.singletonMap(
                 io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, member)))));
+    // this pass's status write follows: with the old resourceVersion it would get 409 and READY would lag a pass
+    cluster.getMetadata().setResourceVersion(patched.getMetadata().getResourceVersion());
+    cluster.getMetadata().setAnnotations(patched.getMetadata().getAnnotations());
   }
 
   /** Sets (a new token) or removes (null) the request etcd-guard reads from the memory member Pod's annotations. */
