@@ -45,10 +45,22 @@ public final class TargetLatch {
       }
       return new Exceeded(!formed);
     }
-    if (complete && !same) {
+    if (!same && (complete || (formed && fewerReplicasOnly(spec, latched.get())))) {
+      // fewer replicas at once: a scale-up that cannot finish (its learner's Pod never starts) is reverted this way
       return new Latch(Reason.SPEC_CHANGED);
     }
     return new Keep();
+  }
+
+  /**
+   * Only spec.replicas changed, and downwards. The planner already takes any target mid-change (after a deadline),
+   * so a lower count needs no wait; docs/concepts.md#locking says why it is the one exception.
+   */
+  static boolean fewerReplicasOnly(EtcdClusterSpec spec, ObservedClusterSpec latched) {
+    int before = latched.getReplicas() == null ? 3 : latched.getReplicas();
+    ObservedClusterSpec sameCount = copy(latched);
+    sameCount.setReplicas(SpecRules.replicas(spec));
+    return SpecRules.replicas(spec) < before && sameTarget(spec, sameCount);
   }
 
   /** The snapshot that goes into status.observed. */

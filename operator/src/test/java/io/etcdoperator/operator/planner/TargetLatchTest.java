@@ -48,6 +48,16 @@ class TargetLatchTest {
   }
 
   @Test
+  void fewerReplicasAreLatchedAtOnceSoAScaleUpThatCannotFinishCanBeReverted() {
+    assertThat(TargetLatch.decide(spec(3, "3.5.16"), latched(4, "3.5.16"), true, false, LATER, NOW, true))
+        .isEqualTo(new TargetLatch.Latch(Reason.SPEC_CHANGED));
+    assertThat(TargetLatch.decide(spec(3, "3.5.30"), latched(4, "3.5.16"), true, false, LATER, NOW, true))
+        .as("with other changes it is new work, which waits").isEqualTo(new TargetLatch.Keep());
+    assertThat(TargetLatch.decide(spec(1, "3.5.16"), latched(3, "3.5.16"), false, false, LATER, NOW, true))
+        .as("before formation").isEqualTo(new TargetLatch.Keep());
+  }
+
+  @Test
   void aVersionChangeIsNewWork() {
     assertThat(TargetLatch.decide(spec(3, "3.5.30"), latched(3, "3.5.16"), true, true, Optional.empty(), NOW, true))
         .isEqualTo(new TargetLatch.Latch(Reason.SPEC_CHANGED));
