@@ -107,8 +107,11 @@ public class StepExecutor {
       }
       case Step.PromoteLearner s -> promote(cluster, s, observation);
       case Step.RemoveMember s -> {
+        Optional<String> unstarted = unstartedLearner(cluster, s.member(), observation);
         client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
-        yield changed(cluster, s.reason(), "deleting member " + s.member() + " for scale-down; its finalizer removes it from etcd");
+        yield changed(cluster, s.reason(), unstarted.map(why -> "deleting learner " + s.member() + ", which never "
+            + "started (" + why + "), for scale-down: the scale-up was reverted; its finalizer removes it from etcd")
+            .orElse("deleting member " + s.member() + " for scale-down; its finalizer removes it from etcd"));
       }
       case Step.ReplaceBrokenMember s -> replaceMember(cluster, s.member(), s.reason(), "member " + s.member()
           + (s.why().dataLost() ? " lost its data" : " crash-loops") + " (" + s.why().restarts() + " restarts, last "
@@ -304,6 +307,29 @@ public class StepExecutor {
     events.warning(cluster, s.reason(), "removed etcd member " + s.id() + " (" + s.name() + ") that no EtcdMember owns");
     LOG.atWarn().addKeyValue("memberID", s.id()).addKeyValue("name", s.name()).log("removed orphan etcd member");
     return Outcome.of(s.reason(), "removed orphan member " + s.id(), SOON);
+  }
+
+  /**
+   * For the event of a scale-down that takes a learner etcd lists as unstarted: what its Pod says (say, Pending:
+   * 0/3 nodes are available), so the reason the learner never came up is not lost with it.
+   */
+  private Optional<String> unstartedLearner(EtcdCluster cluster, String member, ClusterObserver.Observation observation) {
+    if (!(observation.cluster().etcd() instanceof io.etcdoperator.operator.planner.EtcdView.Reached reached)) {
+      return Optional.empty();
+    }
+    Optional<io.etcdoperator.etcd.Member> entry = observation.cluster().byName(member)
+        .flatMap(m -> reached.membership().entryOf(m.name(), m.peerUrl()));
+    if (entry.isEmpty() || !entry.get().learner() || entry.get().started()) {
+      return Optional.empty();
+    }
+    io.fabric8.kubernetes.api.model.Pod pod = client.pods().inNamespace(ns(cluster)).withName(member).get();
+    if (pod == null || pod.getStatus() == null) {
+      return Optional.of("no Pod");
+    }
+    String scheduling = pod.getStatus().getConditions() == null ? "" : pod.getStatus().getConditions().stream()
+        .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()))
+        .map(c -> ": " + c.getReason() + ", " + c.getMessage()).findFirst().orElse("");
+    return Optional.of("Pod " + pod.getStatus().getPhase() + scheduling);
   }
 
   private Outcome changed(EtcdCluster cluster, Reason reason, String message) {

@@ -47,6 +47,8 @@ class ClusterReconcileMockTest {
   private FakeEtcd etcd;
   private ClusterReconcile clusterPass;
   private MemberReconcile memberPass;
+  /** Every node cordoned: a Pod not yet running stays Pending/Unschedulable and its etcd never starts. */
+  private boolean cordoned;
 
   @BeforeEach
   void setUp() throws IOException {
@@ -136,6 +138,15 @@ class ClusterReconcileMockTest {
   private void kubelet(EtcdMember m) {
     Pod pod = client.pods().inNamespace(NS).withName(m.getMetadata().getName()).get();
     if (pod == null || Boolean.TRUE.equals(m.getSpec().getDormant())) {
+      return;
+    }
+    if (cordoned && (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase()))) {
+      client.pods().inNamespace(NS).withName(m.getMetadata().getName()).edit(p -> {
+        p.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Pending").addNewCondition()
+            .withType("PodScheduled").withStatus("False").withReason("Unschedulable")
+            .withMessage("0/3 nodes are available: 3 node(s) were unschedulable.").endCondition().build());
+        return p;
+      });
       return;
     }
     etcd.start(m.getMetadata().getName(), Names.peerUrl(m));
@@ -333,6 +344,29 @@ class ClusterReconcileMockTest {
     assertThat(ready("walk")).isEqualTo(3);
     assertThat(etcd.byName(seed).orElseThrow().id().hex()).isEqualTo(seedId);
     assertThat(get("walk").getStatus().getClusterID()).isEqualTo(etcd.clusterId.hex());
+  }
+
+  @Test
+  void aLearnerThatCouldNotStartIsRemovedWhenTheScaleUpIsRevertedAndTheEventSaysWhy() {
+    create("revert", 3, "");
+    converge("revert", 30);
+    List<String> voters = etcd.members.stream().map(m -> m.id().hex()).toList();
+    List<String> names = members("revert").stream().map(m -> m.getMetadata().getName()).toList();
+    cordoned = true;
+    client.resources(EtcdCluster.class).inNamespace(NS).withName("revert").edit(c -> { c.getSpec().setReplicas(4); return c; });
+    converge("revert", 10);
+    assertThat(etcd.members).filteredOn(m -> m.learner() && !m.started()).hasSize(1);
+    String learner = members("revert").stream().map(m -> m.getMetadata().getName()).filter(n -> !names.contains(n))
+        .findFirst().orElseThrow();
+
+    client.resources(EtcdCluster.class).inNamespace(NS).withName("revert").edit(c -> { c.getSpec().setReplicas(3); return c; });
+    converge("revert", 10);
+    assertThat(etcd.members).extracting(m -> m.id().hex()).containsExactlyInAnyOrderElementsOf(voters);
+    assertThat(members("revert")).hasSize(3);
+    assertThat(ready("revert")).isEqualTo(3);
+    assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .filteredOn(e -> "MemberRemoved".equals(e.getReason())).extracting(e -> e.getMessage())
+        .anySatisfy(message -> assertThat(message).contains(learner, "never started", "Unschedulable"));
   }
 
   @Test
