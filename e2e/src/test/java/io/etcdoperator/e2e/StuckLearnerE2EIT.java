@@ -38,6 +38,7 @@ class StuckLearnerE2EIT {
       Map<String, Boolean> cordoned = cordonAll(env);
       String learner;
       Instant reverted;
+      Duration removed;
       try {
         env.patchSpec(ns, "sl", "{\"replicas\":4}");
         learner = Await.value("a 4th EtcdMember", Duration.ofMinutes(2), () -> env.members(ns, "sl").stream()
@@ -54,10 +55,10 @@ class StuckLearnerE2EIT {
         env.patchSpec(ns, "sl", "{\"replicas\":3}");
         Await.until("EtcdMember " + learner + " gone", Duration.ofMinutes(2),
             () -> env.members(ns, "sl").stream().noneMatch(m -> m.getMetadata().getName().equals(learner)));
+        removed = Duration.between(reverted, Instant.now());
       } finally {
         restore(env, cordoned);
       }
-      Duration removed = Duration.between(reverted, Instant.now());
       Await.until("READY=3, Progressing=False/Reconciled", Duration.ofMinutes(2), () -> {
         GenericKubernetesResource c = env.cluster(ns, "sl");
         return WritingClient.ready(env, ns, "sl") == 3 && EtcdStatus.condition(c, "Progressing")
