@@ -12,7 +12,7 @@ public record NodeOptions(String name, Optional<String> zone, Map<String, String
         int maxPods, Duration heartbeat) {
 
     public static NodeOptions named(String name) {
-        return new NodeOptions(name, Optional.empty(), Map.of(), 4, "8Gi", 110, Duration.ofSeconds(10));
+        return new NodeOptions(name, Optional.empty(), Map.of(), 4, "8Gi", 110, Duration.ofSeconds(5));
     }
 
     public NodeOptions inZone(String zone) {

@@ -34,7 +34,7 @@ public final class SimulatedNode implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(SimulatedNode.class.getName());
     private static final String LEASE_NAMESPACE = "kube-node-lease";
-    private static final int LEASE_SECONDS = 40;
+    private static final int LEASE_SECONDS = 20;
     private static final Duration REFRESH = Duration.ofMillis(500);
 
     private final NodeFacilities facilities;
