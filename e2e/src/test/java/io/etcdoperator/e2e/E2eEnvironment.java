@@ -346,12 +346,31 @@ public final class E2eEnvironment implements AutoCloseable {
    * it, so a fault hits a settled cluster; returns the namespace.
    */
   public String formedPvcCluster(String namespace, String name) {
+    String ns = createPvcCluster(namespace, name);
+    awaitFormed(ns, name);
+    return ns;
+  }
+
+  /**
+   * The first half of {@link #formedPvcCluster}: a class whose tests each need one creates them all up front (say in
+   * {@code @BeforeAll}), so that they form at the same time, and each test then calls {@link #awaitFormed}.
+   */
+  public String createPvcCluster(String namespace, String name) {
     String ns = namespace(namespace);
     createCluster(ns, name, Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
+    return ns;
+  }
+
+  /** READY=3 and Progressing=False/Reconciled: the seed's ClusterFormed restart is behind the cluster. */
+  public void awaitFormed(String ns, String name) {
     awaitReady(ns, name, 3, Duration.ofMinutes(5));
     Await.until("Progressing=False/Reconciled", Duration.ofMinutes(3), () -> EtcdStatus.condition(cluster(ns, name),
         "Progressing").filter(c -> "Reconciled".equals(c.get("reason"))).isPresent());
-    return ns;
+  }
+
+  /** Time since the EtcdCluster was created, for printed numbers when a test awaits a cluster created earlier. */
+  public Duration sinceCreated(String ns, String name) {
+    return Duration.between(Instant.parse(cluster(ns, name).getMetadata().getCreationTimestamp()), Instant.now());
   }
 
   public List<Pod> memberPods(String namespace, String cluster) {
