@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -32,11 +33,18 @@ class DefragE2EIT {
   private static final String VALUE = "v".repeat(100 * 1024); // one argv string stays under 128 KiB
   private static final Duration RUN = Duration.ofMinutes(3);
 
+  /** Both clusters form at the same time; each test then waits for its own. */
+  @BeforeAll
+  static void createClusters(E2eEnvironment env) {
+    env.createCluster(env.namespace("defrag"), "dfg", Map.of("replicas", 3, "version", "3.5.16",
+        "storage", Map.of("medium", "Memory", "size", "256Mi"), "options", Map.of("quotaBackendBytes", 134217728)));
+    env.createCluster(env.namespace("nospace"), "full", Map.of("replicas", 3, "version", "3.5.16",
+        "storage", Map.of("medium", "Memory", "size", "256Mi"), "options", Map.of("quotaBackendBytes", 8388608)));
+  }
+
   @Test
   void eachRuleKindDefragmentsOrSkipsAndTheLeaderGoesLast(E2eEnvironment env) {
-    String ns = env.namespace("defrag");
-    env.createCluster(ns, "dfg", Map.of("replicas", 3, "version", "3.5.16",
-        "storage", Map.of("medium", "Memory", "size", "256Mi"), "options", Map.of("quotaBackendBytes", 134217728)));
+    String ns = "defrag";
     env.awaitReady(ns, "dfg", 3, Duration.ofMinutes(4));
     String endpoints = env.endpoints(ns, "dfg");
     env.etcdctl(endpoints, "put", "/kept", "acknowledged before any defrag");
@@ -112,9 +120,7 @@ class DefragE2EIT {
 
   @Test
   void aClusterPushedIntoNoSpaceRecoversOnItsOwn(E2eEnvironment env) {
-    String ns = env.namespace("nospace");
-    env.createCluster(ns, "full", Map.of("replicas", 3, "version", "3.5.16",
-        "storage", Map.of("medium", "Memory", "size", "256Mi"), "options", Map.of("quotaBackendBytes", 8388608)));
+    String ns = "nospace";
     env.awaitReady(ns, "full", 3, Duration.ofMinutes(4));
     String endpoints = env.endpoints(ns, "full");
     env.etcdctl(endpoints, "put", "/kept", "acknowledged before NOSPACE");
