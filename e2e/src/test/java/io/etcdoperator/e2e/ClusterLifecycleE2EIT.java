@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,10 +27,18 @@ class ClusterLifecycleE2EIT {
 
   private static final Duration STEP = Duration.ofMinutes(4);
 
+  /** Both clusters form at the same time; each test then waits for its own. */
+  @BeforeAll
+  static void createClusters(E2eEnvironment env) {
+    env.createCluster(env.namespace("walk"), "walk", Map.of("replicas", 1, "version", "3.5.16",
+        "storage", Map.of("size", "256Mi")));
+    env.createCluster(env.namespace("life"), "life", Map.of("replicas", 3, "version", "3.4.23",
+        "storage", Map.of("size", "512Mi")));
+  }
+
   @Test
   void scaleWalkKeepsDataClusterIdAndMemberIdsAcrossPause(E2eEnvironment env) {
-    String ns = env.namespace("walk");
-    env.createCluster(ns, "walk", Map.of("replicas", 1, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
+    String ns = "walk";
     env.awaitReady(ns, "walk", 1, STEP);
     String clusterId = (String) EtcdStatus.of(env.cluster(ns, "walk")).get("clusterID");
     assertThat(clusterId).isNotBlank();
@@ -66,8 +75,7 @@ class ClusterLifecycleE2EIT {
 
   @Test
   void invalidChangeIsRefusedKilledProcessRestartsAndDeleteRemovesEverything(E2eEnvironment env) throws Exception {
-    String ns = env.namespace("life");
-    env.createCluster(ns, "life", Map.of("replicas", 3, "version", "3.4.23", "storage", Map.of("size", "512Mi")));
+    String ns = "life";
     env.awaitReady(ns, "life", 3, STEP);
 
     if (env.celEnforced()) {
