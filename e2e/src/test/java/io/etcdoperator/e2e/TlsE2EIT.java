@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,23 +31,16 @@ class TlsE2EIT {
 
   private static final Duration READY = Duration.ofMinutes(5);
 
-  @Test
-  void operatorIssuedTlsClusterServesMutualTlsOnlyAndRefusesPlainClients(E2eEnvironment env) throws Exception {
-    String ns = env.namespace("tls-issued");
-    env.createCluster(ns, "secure", Map.of("replicas", 3, "version", "3.5.16",
+  /** Both clusters form at the same time; each test then waits for its own. */
+  @BeforeAll
+  static void createClusters(E2eEnvironment env) {
+    env.createCluster(env.namespace("tls-issued"), "secure", Map.of("replicas", 3, "version", "3.5.16",
         "storage", Map.of("medium", "Memory", "size", "256Mi"), "tls", Map.of("operatorIssued", Map.of())));
-
-    Duration took = env.awaitReady(ns, "secure", 3, READY);
-    System.out.printf("secure (operator-issued TLS) READY=3 after %d ms%n", took.toMillis());
-
-    Secret client = env.client().secrets().inNamespace(ns).withName("secure-operator-client-tls").get();
-    assertThat(client).as("operator-client Secret").isNotNull();
-    assertMutualTlsOnly(env, ns, "secure", client);
+    createOwnTlsCluster(env, env.namespace("tls-byo"));
   }
 
-  @Test
-  void bringYourOwnSecretsGiveClientMutualTlsAndPeerTls(E2eEnvironment env) throws Exception {
-    String ns = env.namespace("tls-byo");
+  /** Secrets made with the project's PKI (a CA, server, peer and operator-client leaves) and the cluster "own". */
+  private static void createOwnTlsCluster(E2eEnvironment env, String ns) {
     ClusterDnsNames names = new ClusterDnsNames("own", ns, "cluster.local");
     Validity year = Validity.starting(Instant.now(), Duration.ofDays(365), Duration.ofMinutes(5));
     CertificateAuthority ca = CertificateAuthority.create("own", year);
@@ -62,9 +56,27 @@ class TlsE2EIT {
             "client", Map.of("serverSecretRef", Map.of("name", "own-server"),
                 "operatorClientSecretRef", Map.of("name", "own-operator")),
             "peer", Map.of("secretRef", Map.of("name", "own-peer")))));
+  }
 
-    Duration took = env.awaitReady(ns, "own", 3, READY);
-    System.out.printf("own (bring-your-own client mTLS + peer TLS) READY=3 after %d ms%n", took.toMillis());
+  @Test
+  void operatorIssuedTlsClusterServesMutualTlsOnlyAndRefusesPlainClients(E2eEnvironment env) throws Exception {
+    String ns = "tls-issued";
+    env.awaitReady(ns, "secure", 3, READY);
+    System.out.printf("secure (operator-issued TLS) READY=3 within %d s of its creation%n",
+        env.sinceCreated(ns, "secure").toSeconds());
+
+    Secret client = env.client().secrets().inNamespace(ns).withName("secure-operator-client-tls").get();
+    assertThat(client).as("operator-client Secret").isNotNull();
+    assertMutualTlsOnly(env, ns, "secure", client);
+  }
+
+  @Test
+  void bringYourOwnSecretsGiveClientMutualTlsAndPeerTls(E2eEnvironment env) throws Exception {
+    String ns = "tls-byo";
+    Secret operatorClient = env.client().secrets().inNamespace(ns).withName("own-operator").get();
+    env.awaitReady(ns, "own", 3, READY);
+    System.out.printf("own (bring-your-own client mTLS + peer TLS) READY=3 within %d s of its creation%n",
+        env.sinceCreated(ns, "own").toSeconds());
 
     Path[] files = assertMutualTlsOnly(env, ns, "own", operatorClient);
     Pod pod = env.memberPods(ns, "own").getFirst();
