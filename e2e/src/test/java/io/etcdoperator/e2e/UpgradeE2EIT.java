@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -28,11 +29,19 @@ class UpgradeE2EIT {
 
   private static final Duration ROLL = Duration.ofMinutes(6);
 
+  /** Both clusters form at the same time; each test then waits for its own. */
+  @BeforeAll
+  static void createClusters(E2eEnvironment env) {
+    env.createCluster(env.namespace("upgrade-pvc"), "up", Map.of("replicas", 3, "version", "3.4.23",
+        "storage", Map.of("size", "256Mi")));
+    env.createCluster(env.namespace("upgrade-memory"), "mem", Map.of("replicas", 3, "version", "3.5.16",
+        "storage", Map.of("medium", "Memory", "size", "256Mi")));
+  }
+
   @Test
   void pvcClusterUpgradesPatchAndMinorRollsAResourcesChangeRefusesADowngradeAndRollsBackAStall(E2eEnvironment env)
       throws Exception {
-    String ns = env.namespace("upgrade-pvc");
-    env.createCluster(ns, "up", Map.of("replicas", 3, "version", "3.4.23", "storage", Map.of("size", "256Mi")));
+    String ns = "upgrade-pvc";
     env.awaitReady(ns, "up", 3, Duration.ofMinutes(5));
     Map<String, String> ids = memberIds(env, ns, "up");
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "upgrade-pvc-");
@@ -92,9 +101,7 @@ class UpgradeE2EIT {
 
   @Test
   void memoryClusterUpgradeReplacesEveryMemberThroughALearner(E2eEnvironment env) throws Exception {
-    String ns = env.namespace("upgrade-memory");
-    env.createCluster(ns, "mem", Map.of("replicas", 3, "version", "3.5.16",
-        "storage", Map.of("medium", "Memory", "size", "256Mi")));
+    String ns = "upgrade-memory";
     env.awaitReady(ns, "mem", 3, Duration.ofMinutes(5));
     Map<String, String> ids = memberIds(env, ns, "mem");
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "upgrade-memory-");
