@@ -34,6 +34,7 @@ final class BridgeNetwork implements PodNetwork {
     private final String id;
     private final int subnet;
     private final BitSet usedHosts = new BitSet(256);
+    private int lastHost = 1;
     private final AtomicInteger sequence = new AtomicInteger();
     private final List<NamespaceSandbox> sandboxes = new ArrayList<>();
 
@@ -119,11 +120,9 @@ final class BridgeNetwork implements PodNetwork {
 
     @Override
     public synchronized PodSandbox allocate(String label) {
-        int host = usedHosts.nextClearBit(2);
-        if (host > 254) {
-            throw new IllegalStateException("no free pod IP left in " + describe());
-        }
+        int host = nextFreeHost();
         usedHosts.set(host);
+        lastHost = host;
         int n = sequence.incrementAndGet();
         NamespaceSandbox sandbox = new NamespaceSandbox(id + "-" + n, id + "h" + n, id + "p" + n,
                 SUBNET_PREFIX + subnet + "." + host, host);
@@ -135,6 +134,22 @@ final class BridgeNetwork implements PodNetwork {
         }
         sandboxes.add(sandbox);
         return sandbox;
+    }
+
+    /**
+     * The first free address after the last one given out, wrapping around: a Pod that replaces another (same name,
+     * say) must not get the IP just freed, or the host's and the peers' ARP caches, which still hold the old veth's
+     * MAC as REACHABLE for up to ~45 s, send its probes and peer traffic nowhere meanwhile.
+     */
+    private int nextFreeHost() {
+        int host = usedHosts.nextClearBit(lastHost + 1);
+        if (host > 254) {
+            host = usedHosts.nextClearBit(2);
+        }
+        if (host > 254) {
+            throw new IllegalStateException("no free pod IP left in " + describe());
+        }
+        return host;
     }
 
     private synchronized void release(NamespaceSandbox sandbox) {
