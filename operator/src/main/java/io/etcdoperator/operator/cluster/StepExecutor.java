@@ -354,9 +354,8 @@ public class StepExecutor {
   private void recordRecoverySource(EtcdCluster cluster, String member) {
     EtcdCluster patched = client.resources(EtcdCluster.class).inNamespace(ns(cluster))
         .withName(cluster.getMetadata().getName())
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
-            Map.of("annotations", java.util.Collections.singletonMap(
-                io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, member)))));
+        .patch(PatchContext.of(PatchType.JSON_MERGE),
+            annotation(io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, member));
     // this pass's status write follows: with the old resourceVersion it would get 409 and READY would lag a pass
     cluster.getMetadata().setResourceVersion(patched.getMetadata().getResourceVersion());
     cluster.getMetadata().setAnnotations(patched.getMetadata().getAnnotations());
@@ -364,18 +363,21 @@ public class StepExecutor {
 
   /** Sets (a new token) or removes (null) the request etcd-guard reads from the memory member Pod's annotations. */
   private void askGuard(EtcdCluster cluster, String pod, String token) {
-    client.pods().inNamespace(ns(cluster)).withName(pod)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
-            Map.of("annotations", java.util.Collections.singletonMap(
-                io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, token)))));
+    client.pods().inNamespace(ns(cluster)).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
+        annotation(io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, token));
   }
 
   /** Sets (value) or removes (null) the one-shot --force-new-cluster mark on an EtcdMember. */
   private void markForceNewCluster(EtcdCluster cluster, String member, String value) {
     client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
-            Map.of("annotations", java.util.Collections.singletonMap(
-                io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, value)))));
+        .patch(PatchContext.of(PatchType.JSON_MERGE),
+            annotation(io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, value));
+  }
+
+  /** A JSON merge patch that sets one annotation, or removes it when {@code value} is null. */
+  private String annotation(String key, String value) {
+    return client.getKubernetesSerialization().asJson(Map.of("metadata",
+        Map.of("annotations", java.util.Collections.singletonMap(key, value))));
   }
 
   private void writeInitialCluster(EtcdCluster cluster, String member, String initialCluster) {
