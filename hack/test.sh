@@ -22,6 +22,13 @@ if [ ! -f /usr/lib/x86_64-linux-gnu/libc.a ] && [ ! -f /usr/lib/libc.a ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libc6-dev >&2 \
     || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libc6-dev >&2; }
 fi
+# The e2e run keeps every PVC member's data (64 MiB WAL segments) until it ends: about 9 GiB on its own. A full disk
+# shows up only as "No space left on device" deep in a 50-minute run, so say so at the start.
+free_gib=$(df -P -BG . | awk 'NR==2 { sub("G", "", $4); print $4 }')
+echo "==> ${free_gib} GiB free on the file system of $(pwd)" >&2
+if [ "${free_gib:-0}" -lt 15 ]; then
+  echo "warning: the run needs about 15 GiB free (e2e volumes, Maven, images); expect 'No space left on device'" >&2
+fi
 echo "==> mvn -B verify" >&2
 # crd.bases.skipSync: the committed config/crd/bases must already match the generated CRDs (drift fails the build).
 exec mvn -B verify -Dcrd.bases.skipSync=true "$@"

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,7 +66,22 @@ public final class E2eEnvironment implements AutoCloseable {
   }
 
   static E2eEnvironment start() throws Exception {
+    deleteStaleRuns();
     return start(WORK, LocalKubernetesOptions.defaults().withNodes(3), imageRequested());
+  }
+
+  /** The state of earlier runs whose JVM has ended (their PVC volumes alone are gigabytes) goes before a new one. */
+  private static void deleteStaleRuns() throws IOException {
+    try (var dirs = Files.list(WORK.getParent())) {
+      for (Path dir : dirs.toList()) {
+        String name = dir.getFileName().toString();
+        if (name.matches("e2e-[0-9]+") && ProcessHandle.of(Long.parseLong(name.substring(4))).isEmpty()) {
+          OperatorBinaryIT.deleteRecursively(dir);
+        }
+      }
+    } catch (NoSuchFileException e) {
+      // no earlier run
+    }
   }
 
   /**
