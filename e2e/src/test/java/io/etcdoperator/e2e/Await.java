@@ -14,11 +14,20 @@ public final class Await {
   }
 
   public static void until(String what, Duration timeout, Supplier<Boolean> condition) {
-    value(what, timeout, () -> Boolean.TRUE.equals(condition.get()) ? Optional.of(true) : Optional.empty());
+    until(what, timeout, POLL, condition);
+  }
+
+  /** As above, looking every {@code poll}: a benchmark's end must not be late by up to a whole default poll. */
+  public static void until(String what, Duration timeout, Duration poll, Supplier<Boolean> condition) {
+    value(what, timeout, poll, () -> Boolean.TRUE.equals(condition.get()) ? Optional.of(true) : Optional.empty());
   }
 
   /** Returns the first present value; exceptions while polling count as "not yet" and are reported on timeout. */
   public static <T> T value(String what, Duration timeout, Supplier<Optional<T>> probe) {
+    return value(what, timeout, POLL, probe);
+  }
+
+  private static <T> T value(String what, Duration timeout, Duration poll, Supplier<Optional<T>> probe) {
     Instant deadline = Instant.now().plus(timeout);
     RuntimeException last = null;
     while (true) {
@@ -35,7 +44,7 @@ public final class Await {
             + (last == null ? "" : "; last error: " + last), last);
       }
       try {
-        Thread.sleep(POLL);
+        Thread.sleep(poll);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted while waiting for " + what, e);

@@ -52,6 +52,8 @@ import org.slf4j.LoggerFactory;
 public class ClusterObserver {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterObserver.class);
+  /** How long after its EtcdMember was created a member counts as starting (the planner's learner-start window). */
+  static final java.time.Duration STARTING = java.time.Duration.ofSeconds(20);
 
   /** The observation plus the objects and the cluster's pooled etcd connection (if it answered) for the executor. */
   public record Observation(ObservedCluster cluster, List<EtcdMember> members, Optional<EtcdAdmin> etcd) {
@@ -137,13 +139,14 @@ public class ClusterObserver {
     for (EtcdMember listed : members) {
       EtcdMember m = TlsSecretLookup.stamped(client, listed, secretVersions);
       Pod pod = pods.get(m.getMetadata().getName());
-      Optional<EndpointStatus> endpoint = etcd == null ? Optional.empty() : endpointStatus(m, pod, etcd, membership);
+      Optional<EndpointStatus> endpoint = etcd == null ? Optional.empty()
+          : endpointStatus(m, pod, etcd, membership, now);
       PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
       Optional<RestartReason> why = outdated(m, pod, target, restartAt, now)
           .or(() -> seedStartsNew(m, pod, cluster.getStatus().getClusterID() != null));
       Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod).filter(p -> !MemberPods.ready(p))
           .map(p -> down.get(p.getSpec().getNodeName()));
-      out.add(toObserved(m, uid, pod, why, endpoint,
+      out.add(toObserved(m, uid, pod, why, endpoint, servesBeforeProbe(m, pod, endpoint, now),
           volumeBehind(pvc, target), nodeDown));
     }
     return out;
@@ -182,10 +185,16 @@ public class ClusterObserver {
     return Optional.of(new Maintenance.QuorumRecovery(from.strip(), flagged));
   }
 
-  /** Status of a member whose Pod is ready and which etcd lists; learners answer it too. */
-  private static Optional<EndpointStatus> endpointStatus(EtcdMember m, Pod pod, EtcdAdmin etcd, Membership membership) {
-    boolean listed = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m)).isPresent();
-    if (pod == null || !MemberPods.ready(pod) || !listed) {
+  /**
+   * Status of a member whose Pod is ready and which etcd lists; learners answer it too. A member in its first seconds
+   * is asked as soon as its container runs and etcd lists it as started: it may serve before the kubelet's next probe.
+   */
+  private static Optional<EndpointStatus> endpointStatus(EtcdMember m, Pod pod, EtcdAdmin etcd, Membership membership,
+      Instant now) {
+    Optional<io.etcdoperator.etcd.Member> entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
+    boolean ask = pod != null && entry.isPresent()
+        && (MemberPods.ready(pod) || (starting(m, now) && entry.get().started() && MemberPods.running(pod)));
+    if (!ask) {
       return Optional.empty();
     }
     try {
@@ -324,8 +333,24 @@ public class ClusterObserver {
         .toList();
   }
 
+  /**
+   * A member created moments ago whose etcd answers with a leader and no error serves now; its Pod's Ready follows
+   * within the kubelet's 1 s probe period. Counting it at once takes that second off every join (docs/benchmarks.md).
+   * Only new members: one that restarts for a roll or a repair waits for its Pod's Ready, as before.
+   */
+  static boolean servesBeforeProbe(EtcdMember m, Pod pod, Optional<EndpointStatus> endpoint, Instant now) {
+    return pod != null && starting(m, now) && MemberPods.running(pod) && endpoint.isPresent()
+        && endpoint.get().leader().value() != 0 && endpoint.get().errors().isEmpty();
+  }
+
+  private static boolean starting(EtcdMember m, Instant now) {
+    String created = m.getMetadata().getCreationTimestamp();
+    return created != null && Instant.parse(created).plus(STARTING).isAfter(now);
+  }
+
   static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
-      Optional<EndpointStatus> endpoint, boolean volumeBehind, Optional<ObservedMember.NodeDown> nodeDown) {
+      Optional<EndpointStatus> endpoint, boolean serving, boolean volumeBehind,
+      Optional<ObservedMember.NodeDown> nodeDown) {
     var status = m.getStatus();
     String created = m.getMetadata().getCreationTimestamp();
     boolean memory = MemberPods.memoryBacked(m.getSpec());
@@ -337,8 +362,8 @@ public class ClusterObserver {
         Boolean.TRUE.equals(m.getSpec().getDormant()),
         m.getMetadata().getDeletionTimestamp() != null,
         // the member's Ready condition lags its Pod: a Pod just deleted for a restart must not count as ready
-        status != null && Conditions.isTrue(status.getConditions(), Conditions.READY) && pod != null
-            && MemberPods.ready(pod),
+        serving || (status != null && Conditions.isTrue(status.getConditions(), Conditions.READY) && pod != null
+            && MemberPods.ready(pod)),
         hasPod(m),
         status != null && Boolean.TRUE.equals(status.getIsVoter()),
         Optional.ofNullable(status == null ? null : status.getMemberID()).filter(s -> !s.isBlank()).map(MemberId::parse),

@@ -93,7 +93,11 @@ public class ClusterReconcile {
     }
     List<Refusal> refusals = Refusals.of(cluster.getSpec(), status);
     if (status.getObserved() == null || status.getClusterToken() == null) {
-      return report.firstPass(cluster, before, refusals, now);
+      if (!report.firstPass(cluster, before, refusals, now)) {
+        return Optional.empty();
+      }
+      // the target is latched and written: this pass goes on to the seed's step (a pass later cost about 0.5 s)
+      before = client.getKubernetesSerialization().clone(status);
     }
     Refusals.adoptImmutables(cluster.getSpec(), status);
     Optional<String> conflict = objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());

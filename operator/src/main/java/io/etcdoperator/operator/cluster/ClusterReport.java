@@ -72,7 +72,8 @@ final class ClusterReport {
     write(cluster, before);
   }
 
-  Optional<Duration> firstPass(EtcdCluster cluster, EtcdClusterStatus before, List<Refusal> refusals, Instant now) {
+  /** Latches the first target and writes it; false when the spec is refused (then nothing else happens). */
+  boolean firstPass(EtcdCluster cluster, EtcdClusterStatus before, List<Refusal> refusals, Instant now) {
     EtcdClusterStatus status = cluster.getStatus();
     Long generation = cluster.getMetadata().getGeneration();
     if (!refusals.isEmpty()) {
@@ -84,7 +85,7 @@ final class ClusterReport {
       status.setConditions(Conditions.set(status.getConditions(), Conditions.AVAILABLE, false, reason.reason(), message,
           generation, now));
       write(cluster, before);
-      return Optional.empty();
+      return false;
     }
     if (status.getClusterToken() == null) {
       status.setClusterToken(Names.clusterToken(cluster));
@@ -93,7 +94,7 @@ final class ClusterReport {
     status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));
     status.setReadyMembers(0);
     write(cluster, before);
-    return Optional.of(StepExecutor.SOON);
+    return true;
   }
 
   void latch(EtcdCluster cluster, Reason reason, Instant now) {
@@ -206,7 +207,12 @@ final class ClusterReport {
     if (json.asJson(before).equals(json.asJson(cluster.getStatus()))) {
       return;
     }
-    client.resources(EtcdCluster.class).inNamespace(cluster.getMetadata().getNamespace()).resource(cluster).updateStatus();
+    EtcdCluster written = client.resources(EtcdCluster.class).inNamespace(cluster.getMetadata().getNamespace())
+        .resource(cluster).updateStatus();
+    if (written != null && written.getMetadata() != null) {
+      // a later write of the same pass (the first pass goes on into the seed's step) must not get a 409
+      cluster.getMetadata().setResourceVersion(written.getMetadata().getResourceVersion());
+    }
   }
 
   private static String messages(List<Refusal> refusals) {

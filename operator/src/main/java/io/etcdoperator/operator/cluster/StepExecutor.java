@@ -98,7 +98,8 @@ public class StepExecutor {
       }
       case Step.CreateMember s -> {
         EtcdMember m = create(cluster, false);
-        yield changed(cluster, s.reason(), "created member " + name(m) + " for scale-up");
+        Outcome created = changed(cluster, s.reason(), "created member " + name(m) + " for scale-up");
+        yield addAtOnce(cluster, m, observation).orElse(created);
       }
       case Step.AddLearner s -> addLearner(cluster, s, etcd.orElseThrow());
       case Step.WriteInitialCluster s -> {
@@ -262,6 +263,27 @@ public class StepExecutor {
     observation.etcd().orElseThrow().moveLeader(Names.clientUrl(leader), s.transfereeId());
     return changed(cluster, s.reason(), "moved leadership from " + s.leader() + " to " + s.transferee() + " ("
         + s.transfereeId() + ") before " + s.leader() + " restarts, leaves or is defragmented");
+  }
+
+  /**
+   * The new member's MemberAddAsLearner in the step that created it, as the planner's next pass would do (etcd has
+   * no learner in flight); a pass sooner. Refused or failed, the member stays pending and the planner adds it.
+   */
+  private Optional<Outcome> addAtOnce(EtcdCluster cluster, EtcdMember m, ClusterObserver.Observation observation) {
+    if (observation.etcd().isEmpty()
+        || !(observation.cluster().etcd() instanceof io.etcdoperator.operator.planner.EtcdView.Reached reached)
+        || !reached.membership().learners().isEmpty()) {
+      return Optional.empty();
+    }
+    String initialCluster = io.etcdoperator.operator.planner.InitialCluster.afterAdding(reached.membership(),
+        observation.cluster(), name(m), Names.peerUrl(m));
+    try {
+      Outcome added = addLearner(cluster, new Step.AddLearner(name(m), Names.peerUrl(m), initialCluster),
+          observation.etcd().get());
+      return added.reason() == Reason.LEARNER_ADDED ? Optional.of(added) : Optional.empty();
+    } catch (EtcdException e) {
+      return Optional.empty();
+    }
   }
 
   private Outcome addLearner(EtcdCluster cluster, Step.AddLearner s, EtcdAdmin etcd) {

@@ -32,23 +32,28 @@ public final class InitialCluster {
    */
   static String from(Membership membership, ObservedCluster observed, ObservedMember joiner) {
     List<Entry> entries = membership.members().stream()
-        .map(m -> new Entry(nameOf(m, observed, joiner), m.peerUrls().get(0)))
+        .map(m -> new Entry(nameOf(m, observed, joiner.name(), joiner.peerUrl()), m.peerUrls().get(0)))
         .toList();
     return of(entries);
   }
 
   /** What {@link #from} returns once the joiner is added: etcd's list today plus the joiner's own entry. */
   static String afterAdding(Membership membership, ObservedCluster observed, ObservedMember joiner) {
+    return afterAdding(membership, observed, joiner.name(), joiner.peerUrl());
+  }
+
+  /** As above, for a joiner created in this very step (the executor adds it at once). */
+  public static String afterAdding(Membership membership, ObservedCluster observed, String joiner, URI joinerPeerUrl) {
     List<Entry> entries = new java.util.ArrayList<>(membership.members().stream()
-        .map(m -> new Entry(nameOf(m, observed, joiner), m.peerUrls().get(0)))
+        .map(m -> new Entry(nameOf(m, observed, joiner, joinerPeerUrl), m.peerUrls().get(0)))
         .toList());
-    entries.add(new Entry(joiner.name(), joiner.peerUrl()));
+    entries.add(new Entry(joiner, joinerPeerUrl));
     return of(entries);
   }
 
-  private static String nameOf(Member member, ObservedCluster observed, ObservedMember joiner) {
-    if (member.peerUrls().contains(joiner.peerUrl())) {
-      return joiner.name();
+  private static String nameOf(Member member, ObservedCluster observed, String joiner, URI joinerPeerUrl) {
+    if (member.peerUrls().contains(joinerPeerUrl)) {
+      return joiner;
     }
     if (member.started()) {
       return member.name();

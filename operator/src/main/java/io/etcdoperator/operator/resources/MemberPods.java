@@ -216,6 +216,13 @@ public final class MemberPods {
     return line.isEmpty() ? "" : ": " + (line.length() > 200 ? line.substring(0, 200) + "..." : line);
   }
 
+  /** Its etcd container runs (whatever its readiness says), and the Pod is not terminating. */
+  public static boolean running(Pod pod) {
+    return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
+        && pod.getStatus().getContainerStatuses() != null && pod.getStatus().getContainerStatuses().stream()
+            .anyMatch(c -> CONTAINER.equals(c.getName()) && c.getState() != null && c.getState().getRunning() != null);
+  }
+
   /** The kubelet's Ready condition, and not terminating. */
   public static boolean ready(Pod pod) {
     return pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null

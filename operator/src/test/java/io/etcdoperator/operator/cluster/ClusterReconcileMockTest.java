@@ -288,6 +288,15 @@ class ClusterReconcileMockTest {
   }
 
   @Test
+  void theFirstPassLatchesTheTargetAndGoesOnToCreateTheSeed() {
+    create("first", 3, "");
+    clusterPass.reconcile(NS, "first");
+    assertThat(get("first").getStatus().getObserved().getReplicas()).isEqualTo(3);
+    assertThat(members("first")).hasSize(1).allMatch(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap()));
+    assertThat(members("first").getFirst().getSpec().getInitialCluster()).isNotBlank();
+  }
+
+  @Test
   void bootstrapsFromOneSeedThenGrowsThroughLearnersOneAtATime() {
     create("demo", 3, "");
     converge("demo", 30);
