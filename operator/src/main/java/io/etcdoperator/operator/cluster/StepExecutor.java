@@ -92,6 +92,7 @@ public class StepExecutor {
         yield changed(cluster, s.reason(), "seed " + s.member() + " may start: initial cluster " + s.initialCluster());
       }
       case Step.LatchClusterId s -> {
+        recordSeedMemberId(observation);
         events.normal(cluster, s.reason(), "etcd cluster " + s.clusterId() + " discovered");
         LOG.atInfo().addKeyValue("clusterID", s.clusterId()).log("etcd cluster discovered");
         yield new Outcome(s.reason(), "etcd cluster " + s.clusterId() + " discovered", SOON, Optional.of(s.clusterId()), false, false);
@@ -286,12 +287,29 @@ public class StepExecutor {
     }
   }
 
+  /** The seed's etcd member id, from the member list that proved the cluster formed, unless its EtcdMember has it. */
+  private void recordSeedMemberId(ClusterObserver.Observation observation) {
+    if (!(observation.cluster().etcd() instanceof io.etcdoperator.operator.planner.EtcdView.Reached reached)) {
+      return;
+    }
+    observation.cluster().seed().flatMap(seed -> observation.member(seed.name())
+        .filter(m -> m.getStatus() == null || m.getStatus().getMemberID() == null)
+        .flatMap(m -> reached.membership().entryOf(seed.name(), seed.peerUrl())
+            .map(entry -> Map.entry(m, entry.id().hex()))))
+        .ifPresent(e -> patchStatus(e.getKey(), Map.of("memberID", e.getValue())));
+  }
+
   private Outcome addLearner(EtcdCluster cluster, Step.AddLearner s, EtcdAdmin etcd) {
     try {
       var after = etcd.addLearner(s.peerUrl());
       String id = after.byPeerUrl(s.peerUrl()).map(m -> m.id().hex()).orElse("?");
       // the same step lets it start: should this write fail, the planner sees a learner without a Pod and writes it
       writeInitialCluster(cluster, s.member(), s.initialCluster());
+      if (!"?".equals(id)) {
+        // known from the add: READY may count the member before its Pod is Ready and the member controller looks it up
+        patchStatus(client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).get(),
+            Map.of("memberID", id));
+      }
       return changed(cluster, s.reason(), "added member " + s.member() + " as learner " + id + "; it may start: "
           + "initial cluster " + s.initialCluster());
     } catch (EtcdException.MembershipRefused | EtcdException.Unavailable e) {

@@ -26,6 +26,8 @@ class ServesBeforeProbeTest {
   private static EtcdMember memberCreated(Instant created) {
     EtcdMember m = Fixtures.member("member-seed-plain");
     m.getMetadata().setCreationTimestamp(created.toString());
+    m.setStatus(new io.etcdoperator.api.v1alpha2.EtcdMemberStatus());
+    m.getStatus().setMemberID("0000000000000007");
     return m;
   }
 
@@ -55,6 +57,13 @@ class ServesBeforeProbeTest {
     assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(0, List.of()), NOW)).isFalse();
     assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of("CORRUPT")), NOW)).isFalse();
     assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), Optional.empty(), NOW)).isFalse();
+  }
+
+  @Test
+  void aMemberWhoseIdIsNotRecordedYetDoesNot() {
+    EtcdMember m = memberCreated(NOW.minusSeconds(3));
+    m.getStatus().setMemberID(null);
+    assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW)).isFalse();
   }
 
   @Test
