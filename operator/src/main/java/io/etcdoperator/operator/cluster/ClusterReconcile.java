@@ -139,6 +139,7 @@ public class ClusterReconcile {
     }
     Reason exceeded = null;
     Outcome outcome;
+    ObservedCluster reported = observed;
     if (decision instanceof TargetLatch.Exceeded e) {
       boolean upgrading = observed.outdated().stream()
           .anyMatch(m -> m.outdated().orElseThrow() == io.etcdoperator.operator.reason.RestartReason.VERSION_CHANGED);
@@ -151,6 +152,9 @@ public class ClusterReconcile {
       Step step = planner.next(observed, desired);
       LOG.atDebug().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("step", step).log("planned");
       outcome = executor.execute(step, cluster, observation);
+      if (step instanceof Step.RestartMember r) {
+        reported = observed.restarting(r.member());
+      }
     }
     outcome.latch().ifPresent(id -> status.setClusterID(id.hex()));
     if (outcome.authEnabled()) {
@@ -159,7 +163,7 @@ public class ClusterReconcile {
     report.members(observation, executor);
     // enabling auth is the last step of convergence: Progressing stays True with its reason until it latched
     boolean authPending = observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled());
-    report.pass(cluster, before, observed, desired, complete && !authPending, outcome, refusals, exceeded, now);
+    report.pass(cluster, before, reported, desired, complete && !authPending, outcome, refusals, exceeded, now);
     report.write(cluster, before);
     return pacing.pace(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName(), outcome.reason(),
         outcome.recheck(), now);

@@ -23,6 +23,12 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
     public static final AuthView NOT_WANTED = new AuthView(false, false, Optional.empty());
   }
 
+  /** The cluster as the pass that restarts {@code member} reports it: READY must not count a Pod just deleted. */
+  public ObservedCluster restarting(String member) {
+    return new ObservedCluster(clusterId, members.stream().map(m -> m.name().equals(member) ? m.restarting() : m)
+        .toList(), etcd, auth, maintenance, observedAt, stranded);
+  }
+
   /** Newest first: the order in which scale-down picks victims (creation time, then name, both descending). */
   public static final Comparator<ObservedMember> NEWEST_FIRST =
       Comparator.comparing(ObservedMember::created).thenComparing(ObservedMember::name).reversed();

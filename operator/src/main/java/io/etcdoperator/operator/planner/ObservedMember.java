@@ -93,6 +93,13 @@ public record ObservedMember(
     return !deleting && !dormant;
   }
 
+  /** This member as the pass that restarts it must report it: its Pod is going, so it is not ready. */
+  public ObservedMember restarting() {
+    return new ObservedMember(name, created, seed, pending, dormant, deleting, false, hasPod, voterMark, memberId,
+        peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
+        restartsInPlace);
+  }
+
   /** Ready, and (when etcd answered) running the version its spec asks for: a rolled member has settled. */
   public boolean settled() {
     return ready && endpoint.map(s -> s.version().equals(specVersion) || specVersion.isEmpty()).orElse(true);

@@ -297,6 +297,17 @@ class ClusterReconcileMockTest {
   }
 
   @Test
+  void thePassThatRestartsTheSeedDoesNotReportItReady() {
+    create("formed", 3, "");
+    for (int i = 0; i < 30 && !eventReasons("formed").contains("MemberRolling"); i++) {
+      round("formed");
+    }
+    assertThat(eventReasons("formed")).contains("MemberRolling");
+    // the seed was ready in the observation of that pass, but its Pod was deleted by it: READY must not say 1
+    assertThat(ready("formed")).isZero();
+  }
+
+  @Test
   void bootstrapsFromOneSeedThenGrowsThroughLearnersOneAtATime() {
     create("demo", 3, "");
     converge("demo", 30);
