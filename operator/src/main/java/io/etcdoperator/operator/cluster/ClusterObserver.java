@@ -334,10 +334,9 @@ public class ClusterObserver {
   }
 
   /**
-   * A member created moments ago whose etcd answers with a leader and no error serves now (its member id recorded,
-   * as its Ready condition requires); its Pod's Ready follows
-   * within the kubelet's 1 s probe period. Counting it at once takes that second off every join (docs/benchmarks.md).
-   * Only new members: one that restarts for a roll or a repair waits for its Pod's Ready, as before.
+   * A member created moments ago, its member id recorded, whose etcd answers with a leader and no error serves now;
+   * its Pod's Ready follows within the kubelet's 1 s probe period. Counting it at once takes that second off every
+   * join (docs/benchmarks.md). Only new members: one restarted by a roll or a repair waits for its Pod's Ready.
    */
   static boolean servesBeforeProbe(EtcdMember m, Pod pod, Optional<EndpointStatus> endpoint, Instant now) {
     boolean idKnown = m.getStatus() != null && m.getStatus().getMemberID() != null;

@@ -92,7 +92,7 @@ public class StepExecutor {
         yield changed(cluster, s.reason(), "seed " + s.member() + " may start: initial cluster " + s.initialCluster());
       }
       case Step.LatchClusterId s -> {
-        recordSeedMemberId(observation);
+        recordSeedMemberId(cluster, observation);
         events.normal(cluster, s.reason(), "etcd cluster " + s.clusterId() + " discovered");
         LOG.atInfo().addKeyValue("clusterID", s.clusterId()).log("etcd cluster discovered");
         yield new Outcome(s.reason(), "etcd cluster " + s.clusterId() + " discovered", SOON, Optional.of(s.clusterId()), false, false);
@@ -288,15 +288,26 @@ public class StepExecutor {
   }
 
   /** The seed's etcd member id, from the member list that proved the cluster formed, unless its EtcdMember has it. */
-  private void recordSeedMemberId(ClusterObserver.Observation observation) {
+  private void recordSeedMemberId(EtcdCluster cluster, ClusterObserver.Observation observation) {
     if (!(observation.cluster().etcd() instanceof io.etcdoperator.operator.planner.EtcdView.Reached reached)) {
       return;
     }
-    observation.cluster().seed().flatMap(seed -> observation.member(seed.name())
-        .filter(m -> m.getStatus() == null || m.getStatus().getMemberID() == null)
-        .flatMap(m -> reached.membership().entryOf(seed.name(), seed.peerUrl())
-            .map(entry -> Map.entry(m, entry.id().hex()))))
-        .ifPresent(e -> patchStatus(e.getKey(), Map.of("memberID", e.getValue())));
+    observation.cluster().seed().filter(seed -> seed.memberId().isEmpty())
+        .flatMap(seed -> reached.membership().entryOf(seed.name(), seed.peerUrl()))
+        .ifPresent(entry -> recordMemberId(cluster, observation.cluster().seed().get().name(), entry.id().hex()));
+  }
+
+  /**
+   * Known from the add: READY may count the member before its Pod is Ready and the member controller looks the id up.
+   * Best effort: the member controller finds the id itself once the Pod is Ready.
+   */
+  private void recordMemberId(EtcdCluster cluster, String member, String id) {
+    try {
+      patchStatus(client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member).get(),
+          Map.of("memberID", id));
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      LOG.atDebug().addKeyValue("member", member).addKeyValue("code", e.getCode()).log("member id not recorded");
+    }
   }
 
   private Outcome addLearner(EtcdCluster cluster, Step.AddLearner s, EtcdAdmin etcd) {
@@ -306,9 +317,7 @@ public class StepExecutor {
       // the same step lets it start: should this write fail, the planner sees a learner without a Pod and writes it
       writeInitialCluster(cluster, s.member(), s.initialCluster());
       if (!"?".equals(id)) {
-        // known from the add: READY may count the member before its Pod is Ready and the member controller looks it up
-        patchStatus(client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).get(),
-            Map.of("memberID", id));
+        recordMemberId(cluster, s.member(), id);
       }
       return changed(cluster, s.reason(), "added member " + s.member() + " as learner " + id + "; it may start: "
           + "initial cluster " + s.initialCluster());
