@@ -13,6 +13,7 @@ import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.operator.defrag.DefragRuns;
+import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.Maintenance;
 import io.etcdoperator.operator.planner.ObservedCluster;
@@ -52,8 +53,6 @@ import org.slf4j.LoggerFactory;
 public class ClusterObserver {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterObserver.class);
-  /** How long after its EtcdMember was created a member counts as starting (the planner's learner-start window). */
-  static final java.time.Duration STARTING = java.time.Duration.ofSeconds(20);
 
   /** The observation plus the objects and the cluster's pooled etcd connection (if it answered) for the executor. */
   public record Observation(ObservedCluster cluster, List<EtcdMember> members, Optional<EtcdAdmin> etcd) {
@@ -346,7 +345,7 @@ public class ClusterObserver {
 
   private static boolean starting(EtcdMember m, Instant now) {
     String created = m.getMetadata().getCreationTimestamp();
-    return created != null && Instant.parse(created).plus(STARTING).isAfter(now);
+    return created != null && Instant.parse(created).plus(ClusterPlanner.LEARNER_START_WINDOW).isAfter(now);
   }
 
   static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,

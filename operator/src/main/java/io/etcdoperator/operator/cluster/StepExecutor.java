@@ -293,8 +293,8 @@ public class StepExecutor {
       return;
     }
     observation.cluster().seed().filter(seed -> seed.memberId().isEmpty())
-        .flatMap(seed -> reached.membership().entryOf(seed.name(), seed.peerUrl()))
-        .ifPresent(entry -> recordMemberId(cluster, observation.cluster().seed().get().name(), entry.id().hex()));
+        .ifPresent(seed -> reached.membership().entryOf(seed.name(), seed.peerUrl())
+            .ifPresent(entry -> recordMemberId(cluster, seed.name(), entry.id().hex())));
   }
 
   /**
@@ -303,8 +303,7 @@ public class StepExecutor {
    */
   private void recordMemberId(EtcdCluster cluster, String member, String id) {
     try {
-      patchStatus(client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member).get(),
-          Map.of("memberID", id));
+      patchStatus(ns(cluster), member, Map.of("memberID", id)); // by name: a GET first would only cost a call
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
       LOG.atDebug().addKeyValue("member", member).addKeyValue("code", e.getCode()).log("member id not recorded");
     }
@@ -447,9 +446,11 @@ public class StepExecutor {
     if (member == null) {
       return;
     }
-    client.resources(EtcdMember.class).inNamespace(member.getMetadata().getNamespace())
-        .withName(member.getMetadata().getName())
-        .subresource("status")
+    patchStatus(member.getMetadata().getNamespace(), member.getMetadata().getName(), fields);
+  }
+
+  private void patchStatus(String namespace, String member, Map<String, Object> fields) {
+    client.resources(EtcdMember.class).inNamespace(namespace).withName(member).subresource("status")
         .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("status", fields)));
   }
 

@@ -21,7 +21,8 @@ public final class ClusterPlanner {
   static final Duration SHORT = Duration.ofSeconds(2);
   /** A learner's Pod was started: etcd lists it as started within a second, and nothing in Kubernetes says when. */
   static final Duration LEARNER_START = Duration.ofMillis(250);
-  static final Duration LEARNER_START_WINDOW = Duration.ofSeconds(20);
+  /** A member created this recently is starting: looked at often, and counted once etcd answers for it. */
+  public static final Duration LEARNER_START_WINDOW = Duration.ofSeconds(20);
   static final Duration MEDIUM = Duration.ofSeconds(5);
   static final Duration LONG = Duration.ofSeconds(10);
   /** A learner whose Pod has not been up this long after its EtcdMember was created is removed and made again. */

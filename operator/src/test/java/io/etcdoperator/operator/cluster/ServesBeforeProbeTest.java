@@ -68,7 +68,7 @@ class ServesBeforeProbeTest {
 
   @Test
   void aMemberPastItsFirstSecondsWaitsForItsPodsReadyAsBefore() {
-    EtcdMember m = memberCreated(NOW.minus(ClusterObserver.STARTING).minusSeconds(1));
+    EtcdMember m = memberCreated(NOW.minus(io.etcdoperator.operator.planner.ClusterPlanner.LEARNER_START_WINDOW).minusSeconds(1));
     assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW)).isFalse();
   }
 
