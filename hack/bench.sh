@@ -7,12 +7,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# hack/bench.sh --simulated N [--idle-seconds S]: only SimulatedFleetBench, N three-member clusters on simulated etcd
-# (docs/benchmarks.md, "1000 simulated clusters"); builds through the reactor, prints target/bench/simulated.md.
+# hack/bench.sh --simulated N [--idle-seconds S] [--jvm "FLAGS"]: only SimulatedFleetBench, N three-member clusters on
+# simulated etcd (docs/benchmarks.md, "1000 simulated clusters"); the operator runs as a host JVM with FLAGS (default
+# -Xmx512m); builds through the reactor, prints target/bench/simulated.md.
 if [ "${1:-}" = "--simulated" ]; then
   sim_clusters=${2:?--simulated needs a number of clusters}
-  sim_idle=${4:-60}
-  [ "${3:-}" = "--idle-seconds" ] || [ -z "${3:-}" ] || { echo "error: unknown argument '$3'" >&2; exit 2; }
+  sim_idle=60 sim_jvm=-Xmx512m
+  shift 2
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --idle-seconds) sim_idle=$2; shift 2 ;;
+      --jvm) sim_jvm=$2; shift 2 ;;
+      *) echo "error: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+  done
   source hack/jdk.sh
   eval "$(hack/etcd-binaries.sh --env)"; export ETCD34_BIN ETCD35_BIN ETCD3530_BIN
   eval "$(hack/kube-binaries.sh --env)"; export KUBE_BIN
@@ -20,7 +28,7 @@ if [ "${1:-}" = "--simulated" ]; then
   rm -f e2e/target/bench/simulated.md
   mvn -B verify -pl e2e -am -Pbench -Dcrd.bases.skipSync=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test=SimulatedFleetBench -Dfailsafe.failIfNoSpecifiedTests=false -Dbench.simulated.clusters="$sim_clusters" \
-    -Dbench.simulated.idle.seconds="$sim_idle" >&2 || sim_status=$?
+    -Dbench.simulated.idle.seconds="$sim_idle" -De2e.operator.jvm="$sim_jvm" >&2 || sim_status=$?
   [ -s e2e/target/bench/simulated.md ] && cat e2e/target/bench/simulated.md
   exit "${sim_status:-0}"
 fi

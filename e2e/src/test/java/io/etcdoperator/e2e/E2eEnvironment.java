@@ -277,11 +277,31 @@ public final class E2eEnvironment implements AutoCloseable {
       args.addAll(List.of("--etcd-tools-dir", etcdTools(work).toString()));
     }
     operator = OperatorProcess.start(work.resolve("operator-" + operatorStarts + ".log"),
-        Map.of("KUBECONFIG", kube.kubeconfig().toString(), "POD_NAMESPACE", "default"), args,
-        List.of("-Djdk.net.hosts.file=" + kube.hostsFile(), "-Dsun.net.inetaddr.ttl=1",
-            "-Dsun.net.inetaddr.negative.ttl=0", "-Xmx512m"))
-        .awaitStarted(Duration.ofSeconds(60));
+        Map.of("KUBECONFIG", kube.kubeconfig().toString(), "POD_NAMESPACE", "default",
+            "MALLOC_ARENA_MAX", "2"), args, // as the image sets it
+        hostJvmFlags()).awaitStarted(Duration.ofSeconds(60));
     return operator;
+  }
+
+  /** The JVM flags of a host-JVM operator: member names from the nodes' hosts file, and {@link #hostOperatorJvm()}. */
+  public List<String> hostJvmFlags() {
+    List<String> flags = new ArrayList<>(List.of("-Djdk.net.hosts.file=" + kube.hostsFile(), "-Dsun.net.inetaddr.ttl=1",
+        "-Dsun.net.inetaddr.negative.ttl=0"));
+    String chosen = hostOperatorJvm();
+    if (!chosen.isEmpty()) {
+      flags.addAll(List.of(chosen.split("\\s+")));
+    }
+    return flags;
+  }
+
+  /** {@code -De2e.operator.jvm="..."} replaces the heap flag (benches measure the shipped settings on the host). */
+  public static String hostOperatorJvm() {
+    return System.getProperty("e2e.operator.jvm", "-Xmx512m").strip();
+  }
+
+  /** The repository's root directory. */
+  public static Path projectRoot() {
+    return ROOT;
   }
 
   /** The operator image's restore tools; on simulated nodes, links on the host's file system that Pods share. */

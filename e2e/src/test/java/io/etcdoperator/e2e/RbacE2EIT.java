@@ -70,7 +70,7 @@ class RbacE2EIT {
     add(calls, "", "pods", "", "get", "list", "watch", "create", "patch", "delete");
     add(calls, "", "persistentvolumeclaims", "", "get", "list", "watch", "create", "patch");
     calls.add(new Call("get", "", "nodes", "", ""));
-    add(calls, "", "services", "", "get", "create", "patch");
+    add(calls, "", "services", "", "get", "list", "watch", "create", "patch");
     add(calls, "", "secrets", "", "get", "create", "update");
     add(calls, "", "events", "", "create");
     add(calls, "policy", "poddisruptionbudgets", "", "get", "create", "patch", "delete");
@@ -81,7 +81,7 @@ class RbacE2EIT {
       calls.add(new Call("list", ETCD, resource, "", ""));
       calls.add(new Call("watch", ETCD, resource, "", ""));
     }
-    for (String resource : List.of("pods", "persistentvolumeclaims")) {
+    for (String resource : List.of("pods", "persistentvolumeclaims", "services")) {
       calls.add(new Call("list", "", resource, "", ""));
       calls.add(new Call("watch", "", resource, "", ""));
     }
@@ -140,9 +140,7 @@ class RbacE2EIT {
           Map.of("KUBECONFIG", kubeconfig.toString(), "POD_NAMESPACE", OPERATOR_NS),
           List.of("--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0",
               "--leader-elect", "--cluster-domain", "cluster.local", "--operator-image", E2eEnvironment.OPERATOR_IMAGE),
-          List.of("-Djdk.net.hosts.file=" + env.kube().hostsFile(), "-Dsun.net.inetaddr.ttl=1",
-              "-Dsun.net.inetaddr.negative.ttl=0", "-Xmx512m"))
-          .awaitStarted(Duration.ofSeconds(90));
+          env.hostJvmFlags()).awaitStarted(Duration.ofSeconds(90));
       String ns = WORK_NS + "-run";
       env.createCluster(ns, "least", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi"),
           "tls", Map.of("operatorIssued", Map.of())));

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator;
 
+import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.JetcdEtcdAdmin;
 import io.etcdoperator.operator.cluster.ClusterReconcile;
@@ -123,7 +124,7 @@ public final class Main implements Callable<Integer> {
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var running = new Operator(o -> {
       o.withKubernetesClient(client)
-          .withMetrics(MicrometerMetrics.newPerResourceCollectingMicrometerMetricsBuilder(registry).build())
+          .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
           .withCloseClientOnStop(false);
       if (config.leaderElection()) {
         o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
@@ -199,7 +200,7 @@ public final class Main implements Callable<Integer> {
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(Operator operator,
       Reconciler<R> reconciler, Set<String> namespaces) {
-    operator.register(reconciler, o -> o.settingNamespaces(namespaces));
+    operator.register(reconciler, o -> o.settingNamespaces(namespaces).withItemStore(new LeanItemStore<>()));
   }
 
   private static String identity() {

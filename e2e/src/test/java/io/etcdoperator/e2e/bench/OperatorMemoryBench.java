@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import io.etcdoperator.e2e.E2eEnvironment;
 import io.etcdoperator.e2e.LocalKubernetesExtension;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -12,6 +13,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -65,8 +68,23 @@ class OperatorMemoryBench {
       // native memory by category, printed to the container log when the next setting's rollout stops this Pod
       new Variant("nmt", LEAN + " -XX:+UseCompactObjectHeaders -XX:NativeMemoryTracking=summary"
           + " -XX:+UnlockDiagnosticVMOptions -XX:+PrintNMTStatistics", "2", "384Mi"),
+      // the image as it ships, under the chart's default limit; then with String deduplication added
+      new Variant("shipped", "", "", "256Mi"),
+      new Variant("shipped-dedup", imageJavaOptions() + " -XX:+UseStringDeduplication", "2", "256Mi"),
       new Variant("end", "", "", "384Mi"),
   };
+
+  /** The JDK_JAVA_OPTIONS that hack/image/Containerfile sets. */
+  private static String imageJavaOptions() {
+    try {
+      Path containerfile = E2eEnvironment.projectRoot().resolve("hack/image/Containerfile");
+      Matcher m = Pattern.compile("JDK_JAVA_OPTIONS=\"([^\"]+)\"")
+          .matcher(Files.readString(containerfile));
+      return m.find() ? m.group(1) : "";
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   @Test
   void residentMemoryPerJvmSettingWithOneAndTwentyClusters(E2eEnvironment env) throws Exception {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
@@ -81,9 +82,10 @@ class SimulatedFleetBench {
       }
       double idleCpu = idleEnd.cpuSecondsSince(idleStart);
       ApiServerRequests requestsIdle = requests(env);
+      OptionalLong live = LiveHeap.bytes(operator); // after the idle window: its full collection would disturb it
 
       FleetTimeline timeline = FleetTimeline.parse(env.operator().logText().lines());
-      write(start, creating, allReady, peakRss, idleRss, idleCpu, timeline,
+      write(start, creating, allReady, peakRss, idleRss, idleCpu, live, timeline,
           cpuReady.since(cpuBefore), requestsReady.since(requestsBefore), requestsIdle.since(requestsReady));
       assertThat(ready).as("clusters at READY=3").hasSize(clusters);
     }
@@ -122,8 +124,8 @@ class SimulatedFleetBench {
   }
 
   private void write(Instant start, Duration creating, Duration allReady, double peakRss, double idleRss,
-      double idleCpu, FleetTimeline timeline, Map<String, Double> cpu, Map<String, Long> rampRequests,
-      Map<String, Long> idleRequests) throws IOException {
+      double idleCpu, OptionalLong live, FleetTimeline timeline, Map<String, Double> cpu,
+      Map<String, Long> rampRequests, Map<String, Long> idleRequests) throws IOException {
     line("## " + clusters + " simulated three-member clusters");
     line("");
     line("| measurement | value |");
@@ -138,6 +140,9 @@ class SimulatedFleetBench {
     line("| operator VmRSS, highest 1 s sample while the fleet formed | " + Math.round(peakRss) + " MiB |");
     line("| operator VmRSS, highest 1 s sample in " + idleSeconds + " s idle (after " + settleSeconds
         + " s settling) | " + Math.round(idleRss) + " MiB |");
+    line("| operator live heap after the idle window (full collection; jcmd GC.class_histogram) | "
+        + (live.isPresent() ? Math.round(live.getAsLong() / 1048576.0) + " MiB" : "not measured") + " |");
+    line("| operator JVM flags | `" + E2eEnvironment.hostOperatorJvm() + "` |");
     line(String.format("| operator CPU time in %d s idle | %.2f s (%.2f ms per cluster per minute) |", idleSeconds,
         idleCpu, idleCpu * 1000 / clusters * 60 / idleSeconds));
     line("| reason changes logged (ClusterReport lines) per cluster, median / max | "

@@ -21,11 +21,25 @@ public class ClusterObjects {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterObjects.class);
 
+  /** Where the cluster's Services are read: the cluster controller's informer once it runs, else the API server. */
+  @FunctionalInterface
+  public interface ServiceReads {
+    Optional<Service> get(String namespace, String name);
+  }
+
   private final KubernetesClient client;
+  private volatile ServiceReads services;
   private Boolean policyV1;
 
   public ClusterObjects(KubernetesClient client) {
     this.client = client;
+    this.services = (namespace, name) -> Optional.ofNullable(client.services().inNamespace(namespace).withName(name)
+        .get());
+  }
+
+  /** From now on the Services come from {@code reads} (a steady pass then GETs none of them). */
+  public void readServicesFrom(ServiceReads reads) {
+    this.services = reads;
   }
 
   /**
@@ -39,10 +53,21 @@ public class ClusterObjects {
 
   private Optional<String> ensure(EtcdCluster cluster, Service desired) {
     var ref = client.services().inNamespace(desired.getMetadata().getNamespace()).withName(desired.getMetadata().getName());
-    Service actual = ref.get();
+    Service actual = services.get(desired.getMetadata().getNamespace(), desired.getMetadata().getName()).orElse(null);
     if (actual == null) {
-      ref.create(desired);
-      return Optional.empty();
+      try {
+        ref.create(desired);
+        return Optional.empty();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+      }
+      // not in the cache but there: ours from a pass the cache has not caught up with, or someone else's (unlabelled)
+      actual = ref.get();
+      if (actual == null) {
+        return Optional.empty();
+      }
     }
     if (!Owners.controlledBy(actual, cluster.getMetadata().getUid())) {
       return Optional.of("Service " + desired.getMetadata().getName() + " exists and is not controlled by this "

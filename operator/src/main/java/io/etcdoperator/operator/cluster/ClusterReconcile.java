@@ -71,6 +71,11 @@ public class ClusterReconcile {
     this.issuedTls = new IssuedTlsReconcile(client, events, clusterDomain);
   }
 
+  /** The cluster controller hands its Service informer over once it has one. */
+  public void readServicesFrom(ClusterObjects.ServiceReads reads) {
+    objects.readServicesFrom(reads);
+  }
+
   public Optional<Duration> reconcile(String namespace, String name) {
     EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get();
     if (cluster == null) {
@@ -152,9 +157,7 @@ public class ClusterReconcile {
       Step step = planner.next(observed, desired);
       LOG.atDebug().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("step", step).log("planned");
       outcome = executor.execute(step, cluster, observation);
-      if (step instanceof Step.RestartMember r) {
-        reported = observed.restarting(r.member());
-      }
+      reported = step.stops().map(observed::restarting).orElse(observed);
     }
     outcome.latch().ifPresent(id -> status.setClusterID(id.hex()));
     if (outcome.authEnabled()) {

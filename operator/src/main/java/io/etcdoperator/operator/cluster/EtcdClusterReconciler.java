@@ -1,11 +1,14 @@
 package io.etcdoperator.operator.cluster;
 
+import io.etcdoperator.operator.informer.LeanItemStore;
 import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
 import java.util.concurrent.TimeUnit;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.fabric8.kubernetes.api.model.Service;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.Set;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -37,12 +40,18 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   @Override
   public List<EventSource<?, EtcdCluster>> prepareEventSources(EventSourceContext<EtcdCluster> context) {
-    var members = InformerEventSourceConfiguration.from(EtcdMember.class, EtcdCluster.class).build();
+    var members = InformerEventSourceConfiguration.from(EtcdMember.class, EtcdCluster.class)
+        .withItemStore(LeanItemStore.metadataOnly(EtcdMember::new)).build();
     var defrags = InformerEventSourceConfiguration.from(EtcdDefrag.class, EtcdCluster.class)
         .withSecondaryToPrimaryMapper((EtcdDefrag d) -> d.getSpec() == null || d.getSpec().getClusterRef() == null
             ? Set.of() : Set.of(new ResourceID(d.getSpec().getClusterRef().getName(), d.getMetadata().getNamespace())))
-        .build();
-    return List.of(new InformerEventSource<>(members, context), new InformerEventSource<>(defrags, context));
+        .withItemStore(new LeanItemStore<>()).build();
+    // the Services are read from this cache, and one deleted by hand wakes its cluster at once
+    var services = new InformerEventSource<>(InformerEventSourceConfiguration.from(Service.class, EtcdCluster.class)
+        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).withItemStore(new LeanItemStore<>()).build(), context);
+    pass.readServicesFrom((namespace, name) -> services.get(new ResourceID(name, namespace)));
+    return List.of(new InformerEventSource<>(members, context), new InformerEventSource<>(defrags, context),
+        services);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.defrag;
 
+import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdDefragSchedule;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -27,7 +28,7 @@ public class EtcdDefragScheduleReconciler implements Reconciler<EtcdDefragSchedu
   @Override
   public List<EventSource<?, EtcdDefragSchedule>> prepareEventSources(EventSourceContext<EtcdDefragSchedule> context) {
     var runs = InformerEventSourceConfiguration.from(EtcdDefrag.class, EtcdDefragSchedule.class)
-        .withLabelSelector(EtcdDefragSchedule.LABEL_SCHEDULE).build();
+        .withLabelSelector(EtcdDefragSchedule.LABEL_SCHEDULE).withItemStore(new LeanItemStore<>()).build();
     return List.of(new InformerEventSource<>(runs, context));
   }
 

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.member;
 
+import io.etcdoperator.operator.informer.LeanItemStore;
 import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
 import java.util.concurrent.TimeUnit;
@@ -42,9 +43,10 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
   @Override
   public List<EventSource<?, EtcdMember>> prepareEventSources(EventSourceContext<EtcdMember> context) {
     var pods = InformerEventSourceConfiguration.from(Pod.class, EtcdMember.class)
-        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).build();
+        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).withItemStore(LeanItemStore.metadataOnly(Pod::new)).build();
     var pvcs = InformerEventSourceConfiguration.from(PersistentVolumeClaim.class, EtcdMember.class)
-        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).build();
+        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER)
+        .withItemStore(LeanItemStore.metadataOnly(PersistentVolumeClaim::new)).build();
     return List.of(new InformerEventSource<>(pods, context), new InformerEventSource<>(pvcs, context));
   }
 

@@ -6,11 +6,17 @@ import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.MemberId;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
 
 /** The single next action for a cluster. Each one is one write; the reconciler returns after it. */
 public sealed interface Step {
 
   Reason reason();
+
+  /** The member whose etcd this step stops, so that the pass taking it does not report that member ready. */
+  default Optional<String> stops() {
+    return Optional.empty();
+  }
 
   /** Create the one seed EtcdMember (bootstrap=true, initial cluster still empty). */
   record CreateSeed() implements Step {
@@ -104,6 +110,11 @@ public sealed interface Step {
   record RestartMember(String member, RestartReason why) implements Step {
     public Reason reason() {
       return Reason.MEMBER_ROLLING;
+    }
+
+    @Override
+    public Optional<String> stops() {
+      return Optional.of(member);
     }
   }
 
@@ -200,7 +211,7 @@ public sealed interface Step {
    * Maintenance Defragment of one member, bounded by its own timeout. {@code run} names the EtcdDefrag it belongs to;
    * empty when it reclaims space after a NOSPACE alarm (the keyspace is compacted first).
    */
-  record Defragment(String member, java.util.Optional<String> run) implements Step {
+  record Defragment(String member, Optional<String> run) implements Step {
     public Reason reason() {
       return run.isPresent() ? Reason.MEMBER_DEFRAGMENTED : Reason.SPACE_QUOTA_EXCEEDED;
     }
@@ -249,6 +260,11 @@ public sealed interface Step {
     public Reason reason() {
       return Reason.QUORUM_RECOVERY;
     }
+
+    @Override
+    public Optional<String> stops() {
+      return Optional.of(member); // its Pod is deleted, or its guard restarts etcd in it
+    }
   }
 
   /**
@@ -269,6 +285,11 @@ public sealed interface Step {
 
     public Reason reason() {
       return Reason.QUORUM_RECOVERED;
+    }
+
+    @Override
+    public Optional<String> stops() {
+      return inPlace ? Optional.empty() : Optional.of(member); // in place, etcd keeps running
     }
   }
 

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -30,7 +31,7 @@ public class EtcdSnapshotReconciler implements Reconciler<EtcdSnapshot> {
   @Override
   public List<EventSource<?, EtcdSnapshot>> prepareEventSources(EventSourceContext<EtcdSnapshot> context) {
     var jobs = InformerEventSourceConfiguration.from(Job.class, EtcdSnapshot.class)
-        .withLabelSelector(SnapshotJobs.LABEL_SNAPSHOT).build();
+        .withLabelSelector(SnapshotJobs.LABEL_SNAPSHOT).withItemStore(new LeanItemStore<>()).build();
     return List.of(new InformerEventSource<>(jobs, context));
   }
 

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotSchedule;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -32,9 +33,9 @@ public class EtcdSnapshotScheduleReconciler implements Reconciler<EtcdSnapshotSc
   public List<EventSource<?, EtcdSnapshotSchedule>> prepareEventSources(
       EventSourceContext<EtcdSnapshotSchedule> context) {
     var snapshots = InformerEventSourceConfiguration.from(EtcdSnapshot.class, EtcdSnapshotSchedule.class)
-        .withLabelSelector(EtcdSnapshotSchedule.LABEL_SCHEDULE).build();
+        .withLabelSelector(EtcdSnapshotSchedule.LABEL_SCHEDULE).withItemStore(new LeanItemStore<>()).build();
     var jobs = InformerEventSourceConfiguration.from(Job.class, EtcdSnapshotSchedule.class)
-        .withLabelSelector(SnapshotJobs.LABEL_SNAPSHOT).build();
+        .withLabelSelector(SnapshotJobs.LABEL_SNAPSHOT).withItemStore(new LeanItemStore<>()).build();
     return List.of(new InformerEventSource<>(snapshots, context), new InformerEventSource<>(jobs, context));
   }
 

@@ -413,12 +413,17 @@ class ClusterReconcileMockTest {
     assertThat(Conditions.isTrue(c.getStatus().getConditions(), Conditions.AVAILABLE)).isTrue();
   }
 
-  @Test
-  void aServiceThatIsNotOursIsNeverTakenOverAndStopsTheClusterWithResourceConflict() {
+  /** A Service that no EtcdCluster controls, without our labels. */
+  private void someoneElsesService(String name) {
     client.services().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
-        .withNewMetadata().withName("clash-client").endMetadata()
+        .withNewMetadata().withName(name).endMetadata()
         .withNewSpec().addToSelector("app", "someone-else").addNewPort().withPort(80).endPort().endSpec().build())
         .create();
+  }
+
+  @Test
+  void aServiceThatIsNotOursIsNeverTakenOverAndStopsTheClusterWithResourceConflict() {
+    someoneElsesService("clash-client");
     create("clash", 3, "");
     converge("clash", 6);
     EtcdCluster c = get("clash");
@@ -430,6 +435,31 @@ class ClusterReconcileMockTest {
     assertThat(client.services().inNamespace(NS).withName("clash-client").get().getSpec().getSelector())
         .containsExactly(Map.entry("app", "someone-else"));
     assertThat(eventReasons("clash")).containsOnlyOnce("ResourceConflict");
+  }
+
+  @Test
+  void servicesComeFromTheInformerAndOneItCannotSeeIsStillNeverTakenOver() {
+    // the informer selects our label: someone else's Service of the same name is never in it
+    List<String> asked = new java.util.ArrayList<>();
+    clusterPass.readServicesFrom((namespace, name) -> {
+      asked.add(name);
+      return Optional.ofNullable(client.services().inNamespace(namespace).withName(name).get())
+          .filter(s -> s.getMetadata().getLabels() != null
+              && s.getMetadata().getLabels().containsKey(EtcdOperatorApi.LABEL_CLUSTER));
+    });
+    someoneElsesService("hidden-client");
+    create("hidden", 3, "");
+    converge("hidden", 6);
+
+    assertThat(asked).contains("hidden", "hidden-client");
+    var degraded = Conditions.find(get("hidden").getStatus().getConditions(), Conditions.DEGRADED).orElseThrow();
+    assertThat(degraded.getReason()).isEqualTo("ResourceConflict");
+    assertThat(degraded.getMessage()).contains("hidden-client");
+    assertThat(client.services().inNamespace(NS).withName("hidden-client").get().getSpec().getSelector())
+        .containsExactly(Map.entry("app", "someone-else"));
+    assertThat(client.services().inNamespace(NS).withName("hidden").get()).as("the headless Service, ours")
+        .isNotNull();
+    assertThat(members("hidden")).isEmpty();
   }
 
   @Test

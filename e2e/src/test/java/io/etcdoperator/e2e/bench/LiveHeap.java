@@ -1,0 +1,48 @@
+package io.etcdoperator.e2e.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The bytes a JVM's live objects take: the total of {@code jcmd <pid> GC.class_histogram}, which runs a full
+ * collection first. Independent of how far the collector let the heap grow, so it shows what the fleet itself costs.
+ */
+final class LiveHeap {
+
+  private LiveHeap() {}
+
+  /** Empty when jcmd is missing, the process is not a JVM of the same user, or it does not answer in 2 minutes. */
+  static OptionalLong bytes(long pid) {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    try {
+      Path out = Files.createTempFile("histogram", ".txt");
+      try {
+        Process process = new ProcessBuilder(List.of(jcmd.toString(), Long.toString(pid), "GC.class_histogram"))
+            .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        if (!process.waitFor(2, TimeUnit.MINUTES)) { // an attach that never answers must not hang the bench
+          process.destroyForcibly();
+          return OptionalLong.empty();
+        }
+        return process.exitValue() == 0 ? total(Files.readString(out)) : OptionalLong.empty();
+      } finally {
+        Files.deleteIfExists(out);
+      }
+    } catch (IOException e) {
+      return OptionalLong.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return OptionalLong.empty();
+    }
+  }
+
+  /** The bytes column of the histogram's {@code Total} line. */
+  static OptionalLong total(String histogram) {
+    return histogram.lines().map(String::strip).filter(l -> l.startsWith("Total")).findFirst()
+        .map(l -> l.split("\\s+")).filter(f -> f.length >= 3)
+        .map(f -> OptionalLong.of(Long.parseLong(f[2]))).orElse(OptionalLong.empty());
+  }
+}
