@@ -73,7 +73,7 @@ class RbacE2EIT {
     add(calls, "", "services", "", "get", "list", "watch", "create", "patch");
     add(calls, "", "secrets", "", "get", "create", "update");
     add(calls, "", "events", "", "create");
-    add(calls, "policy", "poddisruptionbudgets", "", "get", "create", "patch", "delete");
+    add(calls, "policy", "poddisruptionbudgets", "", "get", "list", "watch", "create", "patch", "delete");
     add(calls, "batch", "jobs", "", "get", "list", "watch", "create", "delete");
     add(calls, "cert-manager.io", "certificates", "", "get", "create");
     for (String resource : List.of("etcdclusters", "etcdmembers", "etcdsnapshots", "etcdsnapshotschedules",
@@ -85,6 +85,8 @@ class RbacE2EIT {
       calls.add(new Call("list", "", resource, "", ""));
       calls.add(new Call("watch", "", resource, "", ""));
     }
+    calls.add(new Call("list", "policy", "poddisruptionbudgets", "", ""));
+    calls.add(new Call("watch", "policy", "poddisruptionbudgets", "", ""));
     calls.add(new Call("list", "batch", "jobs", "", ""));
     calls.add(new Call("watch", "batch", "jobs", "", ""));
     for (String verb : List.of("get", "create", "update", "patch")) {

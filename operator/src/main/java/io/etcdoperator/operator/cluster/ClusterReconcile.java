@@ -71,9 +71,9 @@ public class ClusterReconcile {
     this.issuedTls = new IssuedTlsReconcile(client, events, clusterDomain);
   }
 
-  /** The cluster controller hands its Service informer over once it has one. */
-  public void readServicesFrom(ClusterObjects.ServiceReads reads) {
-    objects.readServicesFrom(reads);
+  /** The cluster-wide objects; the cluster controller hands them its informers' caches once it has them. */
+  public ClusterObjects objects() {
+    return objects;
   }
 
   public Optional<Duration> reconcile(String namespace, String name) {

@@ -8,6 +8,9 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.operator.resources.MemberPods;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.Set;
@@ -23,7 +26,7 @@ import java.util.List;
 
 /**
  * JOSDK glue for {@link ClusterReconcile}; EtcdMember changes (readiness, deletion) wake the owning cluster, and so
- * does an EtcdDefrag naming it (its planner runs the defrag).
+ * do an EtcdDefrag naming it (its planner runs the defrag), a member Pod whose etcd stopped, and its Services and PDB.
  */
 // A failing step keeps being retried (capped back-off) and every cluster is looked at once a minute anyway:
 // JOSDK's default gives up after 5 attempts until the next event, which may never come.
@@ -46,12 +49,28 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         .withSecondaryToPrimaryMapper((EtcdDefrag d) -> d.getSpec() == null || d.getSpec().getClusterRef() == null
             ? Set.of() : Set.of(new ResourceID(d.getSpec().getClusterRef().getName(), d.getMetadata().getNamespace())))
         .withItemStore(new LeanItemStore<>()).build();
-    // the Services are read from this cache, and one deleted by hand wakes its cluster at once
-    var services = new InformerEventSource<>(InformerEventSourceConfiguration.from(Service.class, EtcdCluster.class)
-        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).withItemStore(new LeanItemStore<>()).build(), context);
-    pass.readServicesFrom((namespace, name) -> services.get(new ResourceID(name, namespace)));
+    // a member whose etcd container stopped wakes its cluster at once: the planner reads why from the Pod (DataLost,
+    // a crash loop); a Pod that only restarts leaves its EtcdMember's status as it was, so that would not wake it
+    var pods = InformerEventSourceConfiguration.from(Pod.class, EtcdCluster.class)
+        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER)
+        .withSecondaryToPrimaryMapper((Pod p) -> Set.of(new ResourceID(
+            p.getMetadata().getLabels().get(EtcdOperatorApi.LABEL_CLUSTER), p.getMetadata().getNamespace())))
+        .withOnUpdateFilter((Pod next, Pod previous) -> !MemberPods.running(next))
+        .withItemStore(LeanItemStore.metadataOnly(Pod::new)).build();
+    // Services and the PDB are read from these caches, and one deleted by hand wakes its cluster at once
+    var services = labelled(Service.class, context);
+    pass.objects().readServicesFrom((namespace, name) -> services.get(new ResourceID(name, namespace)));
+    var budgets = labelled(pass.objects().disruptionBudgetType(), context);
+    pass.objects().readDisruptionBudgetsFrom((namespace, name) -> budgets.get(new ResourceID(name, namespace))
+        .map(HasMetadata.class::cast));
     return List.of(new InformerEventSource<>(members, context), new InformerEventSource<>(defrags, context),
-        services);
+        new InformerEventSource<>(pods, context), services, budgets);
+  }
+
+  private static <R extends HasMetadata> InformerEventSource<R, EtcdCluster> labelled(Class<R> type,
+      EventSourceContext<EtcdCluster> context) {
+    return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, EtcdCluster.class)
+        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).withItemStore(new LeanItemStore<>()).build(), context);
   }
 
   @Override

@@ -29,7 +29,7 @@ import java.util.List;
 @GradualRetry(maxAttempts = Integer.MAX_VALUE, initialInterval = 2_000, intervalMultiplier = 2, maxInterval = 60_000)
 @ControllerConfiguration(name = "etcdmember", finalizerName = EtcdOperatorApi.MEMBER_FINALIZER,
     generationAwareEventProcessing = false,
-    maxReconciliationInterval = @MaxReconciliationInterval(interval = 60, timeUnit = TimeUnit.SECONDS))
+    maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
 public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<EtcdMember> {
 
   private static final Duration CONFLICT_RETRY = Duration.ofMillis(100);

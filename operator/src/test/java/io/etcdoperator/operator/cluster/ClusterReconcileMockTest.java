@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.FileInputStream;
@@ -441,7 +442,7 @@ class ClusterReconcileMockTest {
   void servicesComeFromTheInformerAndOneItCannotSeeIsStillNeverTakenOver() {
     // the informer selects our label: someone else's Service of the same name is never in it
     List<String> asked = new java.util.ArrayList<>();
-    clusterPass.readServicesFrom((namespace, name) -> {
+    clusterPass.objects().readServicesFrom((namespace, name) -> {
       asked.add(name);
       return Optional.ofNullable(client.services().inNamespace(namespace).withName(name).get())
           .filter(s -> s.getMetadata().getLabels() != null
@@ -460,6 +461,63 @@ class ClusterReconcileMockTest {
     assertThat(client.services().inNamespace(NS).withName("hidden").get()).as("the headless Service, ours")
         .isNotNull();
     assertThat(members("hidden")).isEmpty();
+  }
+
+  @Test
+  void theDisruptionBudgetComesFromTheInformer() {
+    Class<? extends HasMetadata> type = clusterPass.objects().disruptionBudgetType();
+    List<String> asked = budgetsFromAnInformer(type);
+    create("budgeted", 3, "");
+    converge("budgeted", 30);
+    assertThat(ready("budgeted")).isEqualTo(3);
+    assertThat(asked).contains("budgeted");
+    HasMetadata ours = client.resources(type).inNamespace(NS).withName("budgeted").get();
+    assertThat(ours.getMetadata().getOwnerReferences()).extracting(r -> r.getName()).containsExactly("budgeted");
+    assertThat(minAvailable(ours)).isEqualTo(2);
+  }
+
+  @Test
+  void aDisruptionBudgetTheInformerCannotSeeIsLeftAlone() {
+    Class<? extends HasMetadata> type = clusterPass.objects().disruptionBudgetType();
+    budgetsFromAnInformer(type);
+    // someone else's PDB of the name (unlabelled, so never in the cache): the create gets 409, the GET finds it
+    client.resource(someoneElsesBudget(type, "shadowed")).create();
+    create("shadowed", 3, "");
+    converge("shadowed", 30);
+    assertThat(ready("shadowed")).as("a PDB conflict is logged, never blocks the cluster").isEqualTo(3);
+    HasMetadata theirs = client.resources(type).inNamespace(NS).withName("shadowed").get();
+    assertThat(theirs.getMetadata().getOwnerReferences()).isNullOrEmpty();
+    assertThat(minAvailable(theirs)).isEqualTo(1);
+  }
+
+  /** Reads as the cluster controller's informer answers them: only PDBs with our label. */
+  private List<String> budgetsFromAnInformer(Class<? extends HasMetadata> type) {
+    List<String> asked = new java.util.ArrayList<>();
+    clusterPass.objects().readDisruptionBudgetsFrom((namespace, name) -> {
+      asked.add(name);
+      return Optional.ofNullable(client.resources(type).inNamespace(namespace).withName(name).get())
+          .filter(b -> b.getMetadata().getLabels() != null
+              && b.getMetadata().getLabels().containsKey(EtcdOperatorApi.LABEL_CLUSTER));
+    });
+    return asked;
+  }
+
+  private static HasMetadata someoneElsesBudget(Class<? extends HasMetadata> type, String name) {
+    var meta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(NS).build();
+    var one = new io.fabric8.kubernetes.api.model.IntOrString(1);
+    if (type == io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class) {
+      return new io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder().withMetadata(meta)
+          .withNewSpec().withMinAvailable(one).endSpec().build();
+    }
+    return new io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudgetBuilder().withMetadata(meta)
+        .withNewSpec().withMinAvailable(one).endSpec().build();
+  }
+
+  private static int minAvailable(HasMetadata budget) {
+    return budget instanceof io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget v1
+        ? v1.getSpec().getMinAvailable().getIntVal()
+        : ((io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget) budget).getSpec().getMinAvailable()
+            .getIntVal();
   }
 
   @Test
