@@ -31,7 +31,7 @@ class LeanItemStoreTest {
   void aMetadataOnlyStoreKeepsWhatMapsAnObjectToItsOwner() {
     var store = LeanItemStore.metadataOnly(Pod::new);
     Pod pod = new PodBuilder().withNewMetadata().withNamespace("ns").withName("m-1").withResourceVersion("7")
-        .withLabels(Map.of("etcd-operator.cozystack.io/cluster", "c"))
+        .withLabels(Map.of("etcd-operator.cozystack.io/cluster", "c")).withAnnotations(Map.of("big", "x".repeat(4096)))
         .addNewOwnerReference().withKind("EtcdMember").withName("m-1").withUid("u-1").withController(true)
         .endOwnerReference()
         .withManagedFields(new ManagedFieldsEntryBuilder().withManager("kubelet").build())
@@ -46,6 +46,8 @@ class LeanItemStoreTest {
     assertThat(cached.getMetadata().getResourceVersion()).isEqualTo("7");
     assertThat(cached.getMetadata().getLabels()).containsEntry("etcd-operator.cozystack.io/cluster", "c");
     assertThat(cached.getMetadata().getManagedFields()).isNullOrEmpty();
+    assertThat(cached.getMetadata().getAnnotations()).isNullOrEmpty();
+    assertThat(pod.getMetadata().getAnnotations()).as("the object handed to the event handlers").containsKey("big");
     assertThat(cached.getSpec()).isNull();
     assertThat(cached.getStatus()).isNull();
   }
