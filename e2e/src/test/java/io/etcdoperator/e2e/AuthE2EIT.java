@@ -49,7 +49,7 @@ class AuthE2EIT {
         Duration.between(started, Instant.now()).toMillis());
 
     Etcdctl etcdctl = new Etcdctl(env, ns, "guarded");
-    // the formation's TLS roll may have just replaced a member: the client Service can name its Pod for a moment
+    // right after READY the client Service's endpoints can still be settling: the first write gets a minute
     Await.until("root writes", Duration.ofMinutes(1),
         () -> etcdctl.run("ETCDCTL_USER=root:" + password, "put auth-key root-wrote-this") == 0);
     assertThat(etcdctl.run("ETCDCTL_USER=root:" + password,

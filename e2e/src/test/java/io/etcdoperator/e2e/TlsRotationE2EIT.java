@@ -52,6 +52,9 @@ class TlsRotationE2EIT {
     env.awaitReady(ns, "roll", 3, Duration.ofMinutes(5));
     String before = Await.value("every member Pod runs the stamped material", Duration.ofMinutes(4),
         () -> converged(env, ns));
+    assertThat(env.client().v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> e.getMessage() != null && e.getMessage().contains("CertificateRenewed")).map(Event::getMessage))
+        .as("members restarted or replaced onto the material they were created with, as the cluster formed").isEmpty();
     Set<String> podUids = podUids(env, ns);
     Set<String> rollsBefore = rolledEvents(env, ns).stream().map(e -> e.getMetadata().getUid())
         .collect(Collectors.toSet());

@@ -21,7 +21,9 @@ import io.etcdoperator.operator.snapshot.SnapshotReconcile;
 import io.etcdoperator.snapshot.cli.AgentCommand;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.etcdoperator.operator.threads.VirtualThreads;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ConfigurationService;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -120,12 +122,14 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     OperatorConfig config = config();
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = new KubernetesClientBuilder().withHttpClientFactory(new VirtualThreads.KubernetesHttp())
+        .build();
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var running = new Operator(o -> {
       o.withKubernetesClient(client)
           .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
-          .withCloseClientOnStop(false);
+          .withCloseClientOnStop(false)
+          .withExecutorService(VirtualThreads.reconcilers(ConfigurationService.DEFAULT_RECONCILIATION_THREADS_NUMBER));
       if (config.leaderElection()) {
         o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
             .aLeaderElectionConfiguration(OperatorConfig.LEASE_NAME)

@@ -15,8 +15,11 @@ final class LiveHeap {
 
   private LiveHeap() {}
 
-  /** Empty when jcmd is missing, the process is not a JVM of the same user, or it does not answer in 2 minutes. */
-  static OptionalLong bytes(long pid) {
+  /**
+   * Empty when jcmd is missing, the process is not a JVM of the same user, or it does not answer in 2 minutes. The
+   * histogram's first 60 lines are kept in {@code keep}, to read where the heap goes.
+   */
+  static OptionalLong bytes(long pid, Path keep) {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     try {
       Path out = Files.createTempFile("histogram", ".txt");
@@ -27,7 +30,13 @@ final class LiveHeap {
           process.destroyForcibly();
           return OptionalLong.empty();
         }
-        return process.exitValue() == 0 ? total(Files.readString(out)) : OptionalLong.empty();
+        if (process.exitValue() != 0) {
+          return OptionalLong.empty();
+        }
+        String histogram = Files.readString(out);
+        Files.createDirectories(keep.toAbsolutePath().getParent());
+        Files.writeString(keep, String.join("\n", histogram.lines().limit(60).toList()) + "\n");
+        return total(histogram);
       } finally {
         Files.deleteIfExists(out);
       }

@@ -71,6 +71,11 @@ class OperatorMemoryBench {
       // the image as it ships, under the chart's default limit; then with String deduplication added
       new Variant("shipped", "", "", "256Mi"),
       new Variant("shipped-dedup", imageJavaOptions() + " -XX:+UseStringDeduplication", "2", "256Mi"),
+      // the image's flags without -XX:MinRAMPercentage=25: under a 256Mi limit the heap may grow to half of it
+      new Variant("shipped-min50", imageJavaOptions().replace("-XX:MinRAMPercentage=25 ", ""), "2", "256Mi"),
+      // the image's flags with native memory tracking, printed to the container log when the next rollout stops it
+      new Variant("shipped-nmt", imageJavaOptions() + " -XX:NativeMemoryTracking=summary"
+          + " -XX:+UnlockDiagnosticVMOptions -XX:+PrintNMTStatistics", "2", "256Mi"),
       new Variant("end", "", "", "384Mi"),
   };
 

@@ -17,10 +17,12 @@ public record ProcessUsage(long rssKib, long cpuTicks) {
   static final int CLOCK_TICKS_PER_SECOND = 100;
 
   public static ProcessUsage of(long pid) {
-    Path proc = Path.of("/proc", Long.toString(pid));
+    return new ProcessUsage(rssKib(proc(pid, "status")), cpuTicks(proc(pid, "stat")));
+  }
+
+  private static String proc(long pid, String file) {
     try {
-      return new ProcessUsage(rssKib(Files.readString(proc.resolve("status"))),
-          cpuTicks(Files.readString(proc.resolve("stat"))));
+      return Files.readString(Path.of("/proc", Long.toString(pid), file));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read /proc of process " + pid + " (has it exited?)", e);
     }
@@ -36,9 +38,26 @@ public record ProcessUsage(long rssKib, long cpuTicks) {
   }
 
   static long rssKib(String status) {
-    return status.lines().filter(line -> line.startsWith("VmRSS:")).findFirst()
-        .map(line -> Long.parseLong(line.substring("VmRSS:".length()).replace("kB", "").strip()))
-        .orElseThrow(() -> new IllegalArgumentException("no VmRSS line in /proc/<pid>/status"));
+    return kib(status, "VmRSS");
+  }
+
+  /**
+   * VmRSS as "anonymous + file-backed + shared" MiB (RssAnon, RssFile, RssShmem): the heap, metaspace and malloc are
+   * anonymous; libjvm, the jimage and a class-data archive are file-backed.
+   */
+  public static String rssSplit(long pid) {
+    return rssSplit(proc(pid, "status"));
+  }
+
+  static String rssSplit(String status) {
+    return Math.round(kib(status, "RssAnon") / 1024.0) + " anonymous + " + Math.round(kib(status, "RssFile") / 1024.0)
+        + " file-backed + " + Math.round(kib(status, "RssShmem") / 1024.0) + " shared MiB";
+  }
+
+  private static long kib(String status, String field) {
+    return status.lines().filter(line -> line.startsWith(field + ":")).findFirst()
+        .map(line -> Long.parseLong(line.substring(field.length() + 1).replace("kB", "").strip()))
+        .orElseThrow(() -> new IllegalArgumentException("no " + field + " line in /proc/<pid>/status"));
   }
 
   /** Fields 14 and 15 (utime, stime); counted after the last ')' because the command name may hold spaces. */

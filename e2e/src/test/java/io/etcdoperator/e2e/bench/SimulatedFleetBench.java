@@ -81,11 +81,13 @@ class SimulatedFleetBench {
         idleRss = Math.max(idleRss, idleEnd.rssMib());
       }
       double idleCpu = idleEnd.cpuSecondsSince(idleStart);
+      String rssSplit = ProcessUsage.rssSplit(operator);
       ApiServerRequests requestsIdle = requests(env);
-      OptionalLong live = LiveHeap.bytes(operator); // after the idle window: its full collection would disturb it
+      // after the idle window: its full collection would disturb it
+      OptionalLong live = LiveHeap.bytes(operator, out.resolveSibling("simulated-histogram.txt"));
 
       FleetTimeline timeline = FleetTimeline.parse(env.operator().logText().lines());
-      write(start, creating, allReady, peakRss, idleRss, idleCpu, live, timeline,
+      write(start, creating, allReady, peakRss, idleRss, rssSplit, idleCpu, live, timeline,
           cpuReady.since(cpuBefore), requestsReady.since(requestsBefore), requestsIdle.since(requestsReady));
       assertThat(ready).as("clusters at READY=3").hasSize(clusters);
     }
@@ -124,7 +126,7 @@ class SimulatedFleetBench {
   }
 
   private void write(Instant start, Duration creating, Duration allReady, double peakRss, double idleRss,
-      double idleCpu, OptionalLong live, FleetTimeline timeline, Map<String, Double> cpu,
+      String rssSplit, double idleCpu, OptionalLong live, FleetTimeline timeline, Map<String, Double> cpu,
       Map<String, Long> rampRequests, Map<String, Long> idleRequests) throws IOException {
     line("## " + clusters + " simulated three-member clusters");
     line("");
@@ -140,6 +142,7 @@ class SimulatedFleetBench {
     line("| operator VmRSS, highest 1 s sample while the fleet formed | " + Math.round(peakRss) + " MiB |");
     line("| operator VmRSS, highest 1 s sample in " + idleSeconds + " s idle (after " + settleSeconds
         + " s settling) | " + Math.round(idleRss) + " MiB |");
+    line("| operator VmRSS at the end of the idle window | " + rssSplit + " |");
     line("| operator live heap after the idle window (full collection; jcmd GC.class_histogram) | "
         + (live.isPresent() ? Math.round(live.getAsLong() / 1048576.0) + " MiB" : "not measured") + " |");
     line("| operator JVM flags | `" + E2eEnvironment.hostOperatorJvm() + "` |");

@@ -18,6 +18,7 @@ import io.etcdoperator.operator.tls.CertManagerDiscovery;
 import io.etcdoperator.operator.tls.CertManagerGate;
 import io.etcdoperator.operator.tls.CertManagerObjects;
 import io.etcdoperator.operator.tls.IssuedTlsReconcile;
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Path;
@@ -107,10 +108,11 @@ public class ClusterReconcile {
     Refusals.adoptImmutables(cluster.getSpec(), status);
     Optional<String> conflict = objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
     try {
-      Optional<Duration> tls = tls(cluster, now);
+      Optional<IssuedTlsReconcile.Pass> tls = tls(cluster, now);
       ClusterObserver.Observation observation = observer.observe(cluster, now);
-      Duration next = pass(cluster, before, observation, refusals, conflict, now);
-      return Optional.of(tls.filter(t -> t.compareTo(next) < 0).orElse(next));
+      Duration next = pass(cluster, before, observation, tls.flatMap(IssuedTlsReconcile.Pass::material), refusals,
+          conflict, now);
+      return Optional.of(tls.map(IssuedTlsReconcile.Pass::recheck).filter(t -> t.compareTo(next) < 0).orElse(next));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
         return Optional.of(StepExecutor.SOON);
@@ -120,7 +122,7 @@ public class ClusterReconcile {
   }
 
   /** TLS material comes first: members cannot start, nor the operator dial, without it. Restarts are the roller's. */
-  private Optional<Duration> tls(EtcdCluster cluster, Instant now) {
+  private Optional<IssuedTlsReconcile.Pass> tls(EtcdCluster cluster, Instant now) {
     if (CertManagerCertificates.usesCertManager(cluster)) {
       certificates.ensure(cluster);
     }
@@ -128,7 +130,7 @@ public class ClusterReconcile {
   }
 
   private Duration pass(EtcdCluster cluster, EtcdClusterStatus before, ClusterObserver.Observation observation,
-      List<Refusal> refusals, Optional<String> conflict, Instant now) {
+      Optional<MemberMaterial> material, List<Refusal> refusals, Optional<String> conflict, Instant now) {
     EtcdClusterStatus status = cluster.getStatus();
     ObservedCluster observed = observation.cluster();
     int desired = status.getObserved().getReplicas() == null ? 3 : status.getObserved().getReplicas();
@@ -156,7 +158,7 @@ public class ClusterReconcile {
     } else {
       Step step = planner.next(observed, desired);
       LOG.atDebug().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("step", step).log("planned");
-      outcome = executor.execute(step, cluster, observation);
+      outcome = executor.execute(step, cluster, observation, material);
       reported = step.stops().map(observed::restarting).orElse(observed);
     }
     outcome.latch().ifPresent(id -> status.setClusterID(id.hex()));

@@ -10,6 +10,7 @@ import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.Labels;
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.operator.resources.Names;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -63,9 +64,11 @@ public class StepExecutor {
     this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock);
   }
 
-  public Outcome execute(Step step, EtcdCluster cluster, ClusterObserver.Observation observation) {
+  /** {@code material}: the operator-issued TLS material a member created by this step starts with, if any. */
+  public Outcome execute(Step step, EtcdCluster cluster, ClusterObserver.Observation observation,
+      Optional<MemberMaterial> material) {
     try {
-      return perform(step, cluster, observation);
+      return perform(step, cluster, observation, material);
     } catch (EtcdException e) {
       // etcd refuses membership changes for ~5s after a join ("unhealthy cluster"); look again soon, change nothing
       LOG.atInfo().addKeyValue("step", step.getClass().getSimpleName()).addKeyValue("error", e.getMessage())
@@ -75,11 +78,12 @@ public class StepExecutor {
     }
   }
 
-  private Outcome perform(Step step, EtcdCluster cluster, ClusterObserver.Observation observation) {
+  private Outcome perform(Step step, EtcdCluster cluster, ClusterObserver.Observation observation,
+      Optional<MemberMaterial> material) {
     Optional<EtcdAdmin> etcd = observation.etcd();
     return switch (step) {
       case Step.CreateSeed s -> {
-        EtcdMember seed = create(cluster, true);
+        EtcdMember seed = create(cluster, true, material);
         patchStatus(seed, Map.of("isVoter", true));
         // its name came from the API server; it may start at once (should this fail, the planner asks CompleteSeed)
         String initialCluster = io.etcdoperator.operator.planner.InitialCluster.seed(name(seed), Names.peerUrl(seed));
@@ -98,7 +102,7 @@ public class StepExecutor {
         yield new Outcome(s.reason(), "etcd cluster " + s.clusterId() + " discovered", SOON, Optional.of(s.clusterId()), false, false);
       }
       case Step.CreateMember s -> {
-        EtcdMember m = create(cluster, false);
+        EtcdMember m = create(cluster, false, material);
         Outcome created = changed(cluster, s.reason(), "created member " + name(m) + " for scale-up");
         yield addAtOnce(cluster, m, observation).orElse(created);
       }
@@ -175,7 +179,7 @@ public class StepExecutor {
       }
       case Step.RestartMember s -> restart(cluster, s, observation);
       case Step.ReplaceMember s -> {
-        EtcdMember m = create(cluster, false);
+        EtcdMember m = create(cluster, false, material);
         yield changed(cluster, s.reason(), "created member " + name(m) + " to replace " + s.replaces() + " ("
             + s.why().reason() + "); it joins as a learner before " + s.replaces() + " is removed");
       }
@@ -386,8 +390,9 @@ public class StepExecutor {
     return Outcome.of(reason, message, SOON);
   }
 
-  private EtcdMember create(EtcdCluster cluster, boolean seed) {
-    return client.resources(EtcdMember.class).inNamespace(ns(cluster)).resource(EtcdMembers.pending(cluster, seed)).create();
+  private EtcdMember create(EtcdCluster cluster, boolean seed, Optional<MemberMaterial> material) {
+    return client.resources(EtcdMember.class).inNamespace(ns(cluster))
+        .resource(EtcdMembers.pending(cluster, seed, material)).create();
   }
 
   /** Deletes a broken or lost EtcdMember (its finalizer runs MemberRemove) and says why, as a warning. */

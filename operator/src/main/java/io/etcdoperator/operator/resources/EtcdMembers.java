@@ -6,6 +6,7 @@ import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.Map;
+import java.util.Optional;
 
 /** New EtcdMembers, copied from the latched target (status.observed), never from the live spec. */
 public final class EtcdMembers {
@@ -58,8 +59,12 @@ public final class EtcdMembers {
     return c;
   }
 
-  /** A member with an empty initial cluster: no Pod starts until etcd has been told about it. */
-  public static EtcdMember pending(EtcdCluster cluster, boolean seed) {
+  /**
+   * A member with an empty initial cluster: no Pod starts until etcd has been told about it. Stamped with the
+   * operator-issued TLS material it is to start with, if any: its Pod copies the stamp, so the roller does not take a
+   * member that has just started with current material for a stale one.
+   */
+  public static EtcdMember pending(EtcdCluster cluster, boolean seed, Optional<MemberMaterial> material) {
     ObservedClusterSpec target = cluster.getStatus().getObserved();
     String name = cluster.getMetadata().getName();
     EtcdMemberSpec spec = new EtcdMemberSpec();
@@ -79,7 +84,8 @@ public final class EtcdMembers {
         .withGenerateName(Names.memberPrefix(cluster))
         .withNamespace(cluster.getMetadata().getNamespace())
         .withLabels(Labels.withUserLabels(Labels.cluster(name), target.getAdditionalMetadata()))
-        .withAnnotations(Labels.withUserAnnotations(Map.of(), target.getAdditionalMetadata()))
+        .withAnnotations(Labels.withUserAnnotations(material.map(MemberMaterial::annotations).orElse(Map.of()),
+            target.getAdditionalMetadata()))
         .withOwnerReferences(Owners.controller(cluster))
         .build());
     member.setSpec(spec);

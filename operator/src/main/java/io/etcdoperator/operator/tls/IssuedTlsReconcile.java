@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,17 +42,23 @@ public final class IssuedTlsReconcile {
     this.writer = new IssuedTlsWriter(client);
   }
 
+  /**
+   * When TLS wants the next look (the caller takes the earlier of this and its own recheck), and the material a member
+   * created in this pass starts with: stamped at creation, its first Pod needs no restart onto it.
+   */
+  public record Pass(Duration recheck, Optional<MemberMaterial> material) {}
+
   public static boolean applies(EtcdCluster cluster) {
     return cluster.getSpec().getTls() != null && cluster.getSpec().getTls().getOperatorIssued() != null;
   }
 
-  /** When TLS wants the next look; the caller takes the earlier of this and its own recheck. */
-  public Duration reconcile(EtcdCluster cluster, Instant now) {
+  public Pass reconcile(EtcdCluster cluster, Instant now) {
     TlsNames names = new TlsNames(cluster.getMetadata().getName(), cluster.getMetadata().getNamespace(),
         clusterDomain);
     for (int writes = 0; writes < MAX_WRITES; writes++) {
       IssuedTlsObserver.State state = observer.observe(cluster, names);
-      state.view().desired().ifPresent(d -> stamp(state, d));
+      Optional<MemberMaterial> desired = state.view().desired();
+      desired.ifPresent(d -> stamp(state, d));
       TlsStep step = IssuedTlsPlanner.next(state.view(), now);
       LOG.atDebug().addKeyValue("cluster", names.cluster()).addKeyValue("step", step).log("tls planned");
       switch (step) {
@@ -68,20 +75,20 @@ public final class IssuedTlsReconcile {
         case TlsStep.RollMember s -> {
           LOG.atDebug().addKeyValue("cluster", names.cluster()).addKeyValue("member", s.member())
               .log("member runs stale TLS material; the cluster roller restarts it");
-          return SOON;
+          return new Pass(SOON, desired);
         }
         case TlsStep.WaitHealthy s -> {
           LOG.atDebug().addKeyValue("cluster", names.cluster()).addKeyValue("member", s.member())
               .log("tls roll waits for a healthy member");
-          return SOON;
+          return new Pass(SOON, desired);
         }
         case TlsStep.Converged s -> {
           Duration until = Duration.between(now, s.recheckAt());
-          return until.isNegative() ? SOON : until;
+          return new Pass(until.isNegative() ? SOON : until, desired);
         }
       }
     }
-    return SOON;
+    return new Pass(SOON, Optional.empty());
   }
 
   /**

@@ -96,6 +96,8 @@ class IssuedTlsMockTest {
       assertThat(secret(s).getData()).as(s).containsKeys("tls.crt", "tls.key", "ca.crt");
     }
     assertMembersRun("sec", current("sec"));
+    assertThat(certificateRestarts("sec")).as("members restarted or replaced onto the material they were created with")
+        .isEmpty();
     Pod pod = pods("sec").getFirst();
     assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getSecret() != null)
         .extracting(v -> v.getSecret().getSecretName()).containsExactlyInAnyOrder("sec-server-tls", "sec-peer-tls");
@@ -189,10 +191,13 @@ class IssuedTlsMockTest {
   }
 
   private long rolls(String cluster) {
+    return certificateRestarts(cluster).stream().filter(r -> r.startsWith("MemberRolling: ")).count();
+  }
+
+  private List<String> certificateRestarts(String cluster) {
     return client.v1().events().inNamespace(NS).list().getItems().stream()
-        .filter(e -> "MemberRolling".equals(e.getReason()) && e.getMessage().contains("CertificateRenewed")
-            && cluster.equals(e.getInvolvedObject().getName()))
-        .count();
+        .filter(e -> e.getMessage().contains("CertificateRenewed") && cluster.equals(e.getInvolvedObject().getName()))
+        .map(e -> e.getReason() + ": " + e.getMessage()).toList();
   }
 
   private Map<String, String> podUids(String cluster) {

@@ -1,7 +1,12 @@
 package io.etcdoperator.operator.resources;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Cluster-level objects (Services, PDB, new EtcdMembers) rendered from one latched EtcdCluster. */
@@ -33,11 +38,24 @@ class ClusterGoldenTest {
 
   @Test
   void pendingJoiningMember() {
-    Golden.assertMatches("etcdmember-pending", EtcdMembers.pending(cluster, false));
+    Golden.assertMatches("etcdmember-pending", EtcdMembers.pending(cluster, false, Optional.empty()));
   }
 
   @Test
   void pendingSeedCarriesTheRestore() {
-    Golden.assertMatches("etcdmember-pending-seed", EtcdMembers.pending(cluster, true));
+    Golden.assertMatches("etcdmember-pending-seed", EtcdMembers.pending(cluster, true, Optional.empty()));
+  }
+
+  /** Operator-issued TLS: the member starts with the current material, and a user's annotation cannot fake it. */
+  @Test
+  void pendingMemberIsStampedWithTheMaterialItStartsWith() {
+    latched.setAnnotations(Map.of(MemberMaterial.SERVER_ANNOTATION, "forged", "team", "a"));
+    MemberMaterial material = new MemberMaterial("s1", "p1", List.of("ca1", "ca2"));
+
+    var member = EtcdMembers.pending(cluster, false, Optional.of(material));
+
+    assertThat(member.getMetadata().getAnnotations())
+        .containsAllEntriesOf(material.annotations()).containsEntry("team", "a");
+    assertThat(MemberPods.tlsMaterial(member)).isEqualTo(material.annotations());
   }
 }
