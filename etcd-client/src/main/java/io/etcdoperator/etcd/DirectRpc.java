@@ -197,7 +197,7 @@ final class DirectRpc {
     return new EndpointStatus(response.getVersion(), new MemberId(response.getHeader().getMemberId()),
         new MemberId(response.getLeader()), response.getRaftIndex(), varint(newer, STATUS_RAFT_APPLIED_INDEX),
         response.getRaftTerm(), response.getDbSize(), varint(newer, STATUS_DB_SIZE_IN_USE),
-        varint(newer, STATUS_IS_LEARNER) != 0, errors);
+        response.getHeader().getRevision(), varint(newer, STATUS_IS_LEARNER) != 0, errors);
   }
 
   private static long varint(UnknownFieldSet fields, int number) {

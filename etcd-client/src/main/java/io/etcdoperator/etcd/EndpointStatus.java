@@ -2,7 +2,7 @@ package io.etcdoperator.etcd;
 
 import java.util.List;
 
-/** Maintenance Status of one endpoint. */
+/** Maintenance Status of one endpoint; {@code revision} is the keyspace revision its header carries. */
 public record EndpointStatus(
     String version,
     MemberId memberId,
@@ -12,6 +12,7 @@ public record EndpointStatus(
     long raftTerm,
     long dbSize,
     long dbSizeInUse,
+    long revision,
     boolean learner,
     List<String> errors) {
 

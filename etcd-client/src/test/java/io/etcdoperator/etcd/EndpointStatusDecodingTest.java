@@ -18,7 +18,7 @@ class EndpointStatusDecodingTest {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
     CodedOutputStream out = CodedOutputStream.newInstance(wire);
     StatusResponse.newBuilder()
-        .setHeader(ResponseHeader.newBuilder().setMemberId(0xaaL).setClusterId(7))
+        .setHeader(ResponseHeader.newBuilder().setMemberId(0xaaL).setClusterId(7).setRevision(64))
         .setVersion("3.5.16").setDbSize(20480).setLeader(0xbbL).setRaftIndex(42).setRaftTerm(3)
         .build().writeTo(out);
     out.writeUInt64(7, 41); // raftAppliedIndex
@@ -30,7 +30,7 @@ class EndpointStatusDecodingTest {
     EndpointStatus status = DirectRpc.endpointStatus(StatusResponse.parseFrom(ByteString.copyFrom(wire.toByteArray())));
 
     assertThat(status).isEqualTo(new EndpointStatus("3.5.16", new MemberId(0xaa), new MemberId(0xbb), 42, 41, 3,
-        20480, 16384, true, java.util.List.of("memberID:170 alarm:NOSPACE")));
+        20480, 16384, 64, true, java.util.List.of("memberID:170 alarm:NOSPACE")));
     assertThat(status.isLeader()).isFalse();
   }
 

@@ -88,8 +88,20 @@ class MaintenanceIT {
         assertThat(admin.alarms()).containsExactly(new Alarm(id, Alarm.Kind.NOSPACE));
 
         admin.compact();
+        EndpointStatus compacted = admin.status(member.clientUrl());
         admin.defragment(member.clientUrl(), Duration.ofSeconds(30));
+        EndpointStatus defragmented = admin.status(member.clientUrl());
         admin.disarm(new Alarm(id, Alarm.Kind.NOSPACE));
+
+        System.out.printf("MaintenanceIT %s NOSPACE: after compaction db %d in use %d; after defragment db %d in use %d%n",
+            version, compacted.dbSize(), compacted.dbSizeInUse(), defragmented.dbSize(), defragmented.dbSizeInUse());
+        // Why the planner defragments a full voter whatever its estimate says (SpaceAlarms): pages a compaction freed
+        // count as free only after the member's next commit, and NOSPACE refuses writes. etcd 3.5 commits again on the
+        // member that answered a physical compaction (only there: DefragE2EIT's followers), 3.4 nowhere.
+        if (version == EtcdVersion.V3_4_23) {
+          assertThat(compacted.dbSizeInUse()).as("in use right after compaction").isGreaterThan(2L * 1024 * 1024);
+        }
+        assertThat(defragmented.dbSizeInUse()).as("in use after the defragment").isLessThan(1024L * 1024);
 
         assertThat(admin.alarms()).isEmpty();
         assertThat(kv.tryPut("/after", "writable again")).isEmpty();

@@ -66,10 +66,12 @@ public class ClusterObserver {
   private final EtcdDialer dialer;
   private final DefragRuns defragRuns;
   private final NodeReadiness nodes;
+  private final SpaceRecoveries spaceRecoveries;
 
-  public ClusterObserver(KubernetesClient client, EtcdDialer dialer) {
+  ClusterObserver(KubernetesClient client, EtcdDialer dialer, SpaceRecoveries spaceRecoveries) {
     this.client = client;
     this.dialer = dialer;
+    this.spaceRecoveries = spaceRecoveries;
     this.defragRuns = new DefragRuns(client);
     this.nodes = new NodeReadiness(client);
   }
@@ -158,16 +160,22 @@ public class ClusterObserver {
   private Maintenance maintenance(EtcdCluster cluster, Optional<Maintenance.QuorumRecovery> recovery, EtcdAdmin etcd,
       Instant now) {
     List<Alarm> alarms;
+    boolean observedAlarms = true;
     try {
       alarms = etcd.alarms();
     } catch (EtcdException e) {
+      observedAlarms = false;
       LOG.atDebug().addKeyValue("error", e.getMessage()).log("alarms not observed");
       alarms = List.of();
     }
     ObservedClusterSpec target = cluster.getStatus().getObserved();
     long quota = target == null ? Maintenance.DEFAULT_QUOTA
         : BackendQuota.bytes(target.getOptions(), target.getStorage());
-    return new Maintenance(alarms, quota, defragRuns.current(cluster, now), recovery);
+    if (observedAlarms && alarms.stream().noneMatch(a -> a.kind() == Alarm.Kind.NOSPACE)) {
+      spaceRecoveries.forget(cluster);
+    }
+    return new Maintenance(alarms, quota, defragRuns.current(cluster, now), recovery,
+        spaceRecoveries.defragmented(cluster));
   }
 
   /** The member a person chose to restart the cluster from, and which EtcdMember already carries the flag. */

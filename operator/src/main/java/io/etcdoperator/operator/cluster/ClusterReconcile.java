@@ -47,6 +47,7 @@ public class ClusterReconcile {
   private final Clock clock;
   private final ClusterPlanner planner = new ClusterPlanner();
   private final WaitPacing pacing = new WaitPacing();
+  private final SpaceRecoveries spaceRecoveries = new SpaceRecoveries();
   private final boolean certManagerInstalled;
   private final CertManagerObjects certificates;
   private final IssuedTlsReconcile issuedTls;
@@ -61,9 +62,9 @@ public class ClusterReconcile {
   public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
       Clock clock, boolean certManagerInstalled, String clusterDomain) {
     this.client = client;
-    this.observer = new ClusterObserver(client, dialer);
+    this.observer = new ClusterObserver(client, dialer, spaceRecoveries);
     this.dialer = dialer;
-    this.executor = new StepExecutor(client, events, clock);
+    this.executor = new StepExecutor(client, events, clock, spaceRecoveries);
     this.objects = new ClusterObjects(client);
     this.report = new ClusterReport(client, events, metrics, objects);
     this.clock = clock;
@@ -83,6 +84,7 @@ public class ClusterReconcile {
       report.forget(namespace, name);
       pacing.forget(namespace + "/" + name);
       dialer.discard(namespace, name);
+      spaceRecoveries.forget(namespace, name);
       return Optional.empty();
     }
     if (cluster.getMetadata().getDeletionTimestamp() != null) {

@@ -28,7 +28,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Carries out the maintenance steps: a defrag run's start, member and finish, and NOSPACE compaction and disarm. */
+/** Carries out the maintenance steps: a defrag run's start, member and finish, and NOSPACE defragment and disarm. */
 final class MaintenanceSteps {
 
   private static final Logger LOG = LoggerFactory.getLogger(MaintenanceSteps.class);
@@ -38,11 +38,13 @@ final class MaintenanceSteps {
   private final DefragRuns runs;
   private final EventRecorder events;
   private final Clock clock;
+  private final SpaceRecoveries spaceRecoveries;
 
-  MaintenanceSteps(DefragRuns runs, EventRecorder events, Clock clock) {
+  MaintenanceSteps(DefragRuns runs, EventRecorder events, Clock clock, SpaceRecoveries spaceRecoveries) {
     this.runs = runs;
     this.events = events;
     this.clock = clock;
+    this.spaceRecoveries = spaceRecoveries;
   }
 
   Outcome start(EtcdCluster cluster, Step.StartDefrag s) {
@@ -83,12 +85,17 @@ final class MaintenanceSteps {
   Outcome defragment(EtcdCluster cluster, Step.Defragment s, ClusterObserver.Observation observation) {
     EtcdAdmin etcd = observation.etcd().orElseThrow();
     EtcdMember member = observation.member(s.member()).orElseThrow();
-    long before = observation.cluster().byName(s.member()).flatMap(ObservedMember::endpoint).map(e -> e.dbSize())
-        .orElse(0L);
+    Optional<io.etcdoperator.etcd.EndpointStatus> observed = observation.cluster().byName(s.member())
+        .flatMap(ObservedMember::endpoint);
+    long before = observed.map(e -> e.dbSize()).orElse(0L);
     if (s.run().isEmpty()) {
       Compaction compaction = etcd.compact();
-      LOG.atInfo().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("revision",
-          compaction.revision()).addKeyValue("alreadyCompacted", compaction.alreadyCompacted()).log("compacted before defragment");
+      if (!compaction.alreadyCompacted()) {
+        events.normal(cluster, Reason.KEYSPACE_COMPACTED, "NOSPACE: compacted the keyspace to revision "
+            + compaction.revision());
+        LOG.atInfo().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("revision",
+            compaction.revision()).log("compacted before defragment");
+      }
     }
     Instant started = clock.instant();
     try {
@@ -110,6 +117,7 @@ final class MaintenanceSteps {
       entry.setAttempts(attempts(entry) + 1);
     }, message));
     if (s.run().isEmpty()) {
+      spaceRecoveries.defragmented(cluster, s.member(), observed.map(e -> e.revision()).orElse(0L));
       events.normal(cluster, Reason.SPACE_QUOTA_EXCEEDED, message + " (NOSPACE recovery)");
     }
     LOG.atInfo().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("member", s.member())
@@ -178,23 +186,11 @@ final class MaintenanceSteps {
     return Outcome.of(s.reason(), "defrag " + s.run() + " " + message, StepExecutor.SOON);
   }
 
-  Outcome compact(EtcdCluster cluster, EtcdAdmin etcd) {
-    Compaction compaction = etcd.compact();
-    if (compaction.alreadyCompacted()) {
-      return Outcome.problem(Reason.SPACE_QUOTA_FULL, "NOSPACE: the keyspace is compacted and no member has space to"
-          + " reclaim; delete keys or raise spec.options.quotaBackendBytes", Duration.ofSeconds(15));
-    }
-    String message = "NOSPACE: compacted the keyspace to revision " + compaction.revision();
-    events.normal(cluster, Reason.KEYSPACE_COMPACTED, message);
-    LOG.atInfo().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("revision", compaction.revision())
-        .log("compacted");
-    return Outcome.problem(Reason.SPACE_QUOTA_EXCEEDED, message, StepExecutor.SOON);
-  }
-
   Outcome disarm(EtcdCluster cluster, Step.DisarmSpaceAlarms s, EtcdAdmin etcd) {
     for (Alarm alarm : s.alarms()) {
       etcd.disarm(alarm);
     }
+    spaceRecoveries.forget(cluster);
     String message = "disarmed " + s.alarms() + ": every voter has room under its quota again";
     events.normal(cluster, s.reason(), message);
     LOG.atInfo().addKeyValue("cluster", cluster.getMetadata().getName()).log(message);

@@ -56,12 +56,14 @@ public class StepExecutor {
   private final MaintenanceSteps maintenance;
   private final java.time.Clock clock;
 
-  public StepExecutor(KubernetesClient client, EventRecorder events, java.time.Clock clock) {
+  StepExecutor(KubernetesClient client, EventRecorder events, java.time.Clock clock,
+      SpaceRecoveries spaceRecoveries) {
     this.client = client;
     this.clock = clock;
     this.events = events;
     this.rootAuth = new RootAuth(client, events);
-    this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock);
+    this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock,
+        spaceRecoveries);
   }
 
   /** {@code material}: the operator-issued TLS material a member created by this step starts with, if any. */
@@ -206,8 +208,9 @@ public class StepExecutor {
       case Step.StartDefrag s -> maintenance.start(cluster, s);
       case Step.Defragment s -> maintenance.defragment(cluster, s, observation);
       case Step.FinishDefrag s -> maintenance.finish(cluster, s);
-      case Step.CompactKeyspace s -> maintenance.compact(cluster, etcd.orElseThrow());
       case Step.DisarmSpaceAlarms s -> maintenance.disarm(cluster, s, etcd.orElseThrow());
+      case Step.Wait w when w.reason() == Reason.SPACE_QUOTA_FULL -> Outcome.problem(w.reason(), w.detail(),
+          w.recheck()); // the data itself fills the quota: only a person can make room
       case Step.Wait w -> Outcome.of(w.reason(), w.detail(), w.recheck());
       case Step.Converged c -> Outcome.of(c.reason(), c.reason().description(), STEADY);
     };

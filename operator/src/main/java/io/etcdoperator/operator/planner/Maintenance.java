@@ -2,14 +2,17 @@ package io.etcdoperator.operator.planner;
 
 import io.etcdoperator.etcd.Alarm;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * What the maintenance slot needs to know: etcd's alarms, the backend quota the members run with, the defrag run
- * waiting for this cluster, if any, and a quorum recovery a person asked for.
+ * waiting for this cluster, if any, a quorum recovery a person asked for, and the voters already defragmented while
+ * the NOSPACE alarm stands, with the keyspace revision each had then ({@code spaceDefragmented}; etcd's own estimate
+ * cannot tell, see {@link SpaceAlarms}).
  */
 public record Maintenance(List<Alarm> alarms, long quotaBytes, Optional<DefragRun> defrag,
-    Optional<QuorumRecovery> recovery) {
+    Optional<QuorumRecovery> recovery, Map<String, Long> spaceDefragmented) {
 
   /**
    * A person asked to restart the cluster from one member's data ({@code force-new-cluster-from}); {@code flagged}
@@ -25,8 +28,14 @@ public record Maintenance(List<Alarm> alarms, long quotaBytes, Optional<DefragRu
     this(alarms, quotaBytes, defrag, Optional.empty());
   }
 
+  public Maintenance(List<Alarm> alarms, long quotaBytes, Optional<DefragRun> defrag,
+      Optional<QuorumRecovery> recovery) {
+    this(alarms, quotaBytes, defrag, recovery, Map.of());
+  }
+
   public Maintenance {
     alarms = List.copyOf(alarms);
+    spaceDefragmented = Map.copyOf(spaceDefragmented);
   }
 
   public boolean has(Alarm.Kind kind) {

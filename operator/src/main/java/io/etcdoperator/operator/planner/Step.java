@@ -224,13 +224,6 @@ public sealed interface Step {
     }
   }
 
-  /** NOSPACE and nothing left to defragment: compact the keyspace to its current revision (a no-op if it was). */
-  record CompactKeyspace() implements Step {
-    public Reason reason() {
-      return Reason.SPACE_QUOTA_EXCEEDED;
-    }
-  }
-
   /** Every voter has room again: disarm the NOSPACE alarms so writes are accepted. */
   record DisarmSpaceAlarms(java.util.List<io.etcdoperator.etcd.Alarm> alarms) implements Step {
     public Reason reason() {

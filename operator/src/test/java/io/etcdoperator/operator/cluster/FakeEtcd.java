@@ -124,7 +124,7 @@ final class FakeEtcd implements EtcdAdmin.Factory {
               .anyMatch(p -> p.getHost().split("\\.")[0].equals(host))).findFirst()
               .orElseThrow(() -> new EtcdException.Unavailable("no member at " + clientUrl, null));
           MemberId lead = leader();
-          return new EndpointStatus(runs.getOrDefault(self.name(), version), self.id(), lead, 1, 1, 1, 0, 0,
+          return new EndpointStatus(runs.getOrDefault(self.name(), version), self.id(), lead, 1, 1, 1, 0, 0, 1,
               self.learner(), List.of());
         }
       }

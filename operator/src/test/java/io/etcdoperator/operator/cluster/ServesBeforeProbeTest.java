@@ -41,7 +41,7 @@ class ServesBeforeProbeTest {
   }
 
   private static Optional<EndpointStatus> status(long leader, List<String> errors) {
-    return Optional.of(new EndpointStatus("3.5.16", new MemberId(7), new MemberId(leader), 10, 10, 2, 0, 0, false,
+    return Optional.of(new EndpointStatus("3.5.16", new MemberId(7), new MemberId(leader), 10, 10, 2, 0, 0, 1, false,
         errors));
   }
 

@@ -35,6 +35,7 @@ final class Observations {
   private String specVersion = "3.5.16";
   private ObservedCluster.AuthView auth = ObservedCluster.AuthView.NOT_WANTED;
   private final Map<String, long[]> db = new HashMap<>();
+  private long revision = 1;
   private Maintenance maintenance = Maintenance.NONE;
   private Instant observedAt = Instant.EPOCH;
   private final Map<String, ObservedMember.Broken> broken = new HashMap<>();
@@ -158,6 +159,12 @@ final class Observations {
   }
 
   /** What this member's Maintenance Status says of its backend: size and size in use. */
+  /** The keyspace revision every member's Status reports. */
+  Observations revision(long revision) {
+    this.revision = revision;
+    return this;
+  }
+
   Observations db(String name, long size, long inUse) {
     db.put(name, new long[] {size, inUse});
     return this;
@@ -221,7 +228,7 @@ final class Observations {
     if (leader != null && m.ready() && entry.isPresent()) {
       endpoint = Optional.of(new EndpointStatus(running.getOrDefault(m.name(), specVersion), entry.get().id(),
           id(leader), 10, 10, 2, db.getOrDefault(m.name(), new long[2])[0], db.getOrDefault(m.name(), new long[2])[1],
-          entry.get().learner(), List.of()));
+          revision, entry.get().learner(), List.of()));
     }
     return new ObservedMember(m.name(), m.created(), m.seed(), m.pending(), m.dormant(), m.deleting(), m.ready(),
         m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory, lost.contains(m.name()),
