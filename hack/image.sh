@@ -54,7 +54,10 @@ chmod 1777 "$rootfs/tmp"
 
 say "jlink runtime ($MODULES)"
 "$JAVA_HOME/bin/jlink" --add-modules "$MODULES" --strip-debug --no-header-files --no-man-pages \
-  --compress zip-6 --generate-cds-archive --output "$rootfs/opt/java" >&2
+  --compress zip-6 --output "$rootfs/opt/java" >&2
+# The class-data-sharing archive for the flags the image runs with: compact object headers need their own archive
+# (lib/server/classes_coh.jsa), and jlink's --generate-cds-archive writes only the plain ones.
+"$rootfs/opt/java/bin/java" -XX:+UseCompactObjectHeaders -Xshare:dump -Xlog:cds=off >&2
 
 cp "$jar" "$rootfs/opt/etcd-operator/etcd-operator.jar"
 # the member Pods' pre-start check (operator/src/main/c/etcd-guard.c), static: etcd images have no libc
