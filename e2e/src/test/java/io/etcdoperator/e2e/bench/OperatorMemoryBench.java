@@ -76,6 +76,12 @@ class OperatorMemoryBench {
       // the image's flags with native memory tracking, printed to the container log when the next rollout stops it
       new Variant("shipped-nmt", imageJavaOptions() + " -XX:NativeMemoryTracking=summary"
           + " -XX:+UnlockDiagnosticVMOptions -XX:+PrintNMTStatistics", "2", "256Mi"),
+      // the image's flags with a heap that grows only while less than 10% of it is free after a collection, and
+      // shrinks once more than 20% is (SerialGC resizes after a full collection): committed closer to live
+      new Variant("shipped-freeratio", imageJavaOptions() + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20", "",
+          "256Mi"),
+      new Variant("shipped-freeratio-nmt", imageJavaOptions() + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
+          + " -XX:NativeMemoryTracking=summary -XX:+UnlockDiagnosticVMOptions -XX:+PrintNMTStatistics", "", "256Mi"),
       new Variant("end", "", "", "384Mi"),
   };
 
