@@ -49,6 +49,10 @@ class OperatorMemoryBench {
       + "-XX:-UsePerfData -Xshare:auto -Djava.io.tmpdir=/tmp";
   private static final String LEAN = SHIPPED + " -Xmx64m -Xms16m -Xss256k -XX:ReservedCodeCacheSize=24m"
       + " -XX:TrimNativeHeapInterval=5000 -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1";
+  // native memory by category, printed to the container log when the JVM exits
+  private static final String PRINT_NMT = " -XX:NativeMemoryTracking=summary -XX:+UnlockDiagnosticVMOptions"
+      + " -XX:+PrintNMTStatistics";
+  private static final String FREE_RATIOS = " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20";
   private static final Variant[] VARIANTS = {
       new Variant("image", "", "", "384Mi"),
       new Variant("arena2", SHIPPED, "2", "384Mi"),
@@ -66,22 +70,18 @@ class OperatorMemoryBench {
           .replace("-Xmx64m -Xms16m", "-XX:MaxRAMPercentage=25 -XX:InitialRAMPercentage=6")
           + " -XX:+UseCompactObjectHeaders", "2", "256Mi"),
       // native memory by category, printed to the container log when the next setting's rollout stops this Pod
-      new Variant("nmt", LEAN + " -XX:+UseCompactObjectHeaders -XX:NativeMemoryTracking=summary"
-          + " -XX:+UnlockDiagnosticVMOptions -XX:+PrintNMTStatistics", "2", "384Mi"),
+      new Variant("nmt", LEAN + " -XX:+UseCompactObjectHeaders" + PRINT_NMT, "2", "384Mi"),
       // the image as it ships, under the chart's default limit; then with String deduplication added
       new Variant("shipped", "", "", "256Mi"),
       new Variant("shipped-dedup", imageJavaOptions() + " -XX:+UseStringDeduplication", "2", "256Mi"),
       // the image's flags without -XX:MinRAMPercentage=25: under a 256Mi limit the heap may grow to half of it
       new Variant("shipped-min50", imageJavaOptions().replace("-XX:MinRAMPercentage=25 ", ""), "2", "256Mi"),
       // the image's flags with native memory tracking, printed to the container log when the next rollout stops it
-      new Variant("shipped-nmt", imageJavaOptions() + " -XX:NativeMemoryTracking=summary"
-          + " -XX:+UnlockDiagnosticVMOptions -XX:+PrintNMTStatistics", "2", "256Mi"),
+      new Variant("shipped-nmt", imageJavaOptions() + PRINT_NMT, "2", "256Mi"),
       // the image's flags with a heap that grows only while less than 10% of it is free after a collection, and
       // shrinks once more than 20% is (SerialGC resizes after a full collection): committed closer to live
-      new Variant("shipped-freeratio", imageJavaOptions() + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20", "",
-          "256Mi"),
-      new Variant("shipped-freeratio-nmt", imageJavaOptions() + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
-          + " -XX:NativeMemoryTracking=summary -XX:+UnlockDiagnosticVMOptions -XX:+PrintNMTStatistics", "", "256Mi"),
+      new Variant("shipped-freeratio", imageJavaOptions() + FREE_RATIOS, "", "256Mi"),
+      new Variant("shipped-freeratio-nmt", imageJavaOptions() + FREE_RATIOS + PRINT_NMT, "", "256Mi"),
       new Variant("end", "", "", "384Mi"),
   };
 

@@ -7,6 +7,7 @@ import io.etcdoperator.api.v1alpha2.EtcdDefragStatus;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.etcd.Compaction;
+import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
@@ -85,9 +86,8 @@ final class MaintenanceSteps {
   Outcome defragment(EtcdCluster cluster, Step.Defragment s, ClusterObserver.Observation observation) {
     EtcdAdmin etcd = observation.etcd().orElseThrow();
     EtcdMember member = observation.member(s.member()).orElseThrow();
-    Optional<io.etcdoperator.etcd.EndpointStatus> observed = observation.cluster().byName(s.member())
-        .flatMap(ObservedMember::endpoint);
-    long before = observed.map(e -> e.dbSize()).orElse(0L);
+    Optional<EndpointStatus> observed = observation.cluster().byName(s.member()).flatMap(ObservedMember::endpoint);
+    long before = observed.map(EndpointStatus::dbSize).orElse(0L);
     if (s.run().isEmpty()) {
       Compaction compaction = etcd.compact();
       if (!compaction.alreadyCompacted()) {
@@ -117,7 +117,7 @@ final class MaintenanceSteps {
       entry.setAttempts(attempts(entry) + 1);
     }, message));
     if (s.run().isEmpty()) {
-      spaceRecoveries.defragmented(cluster, s.member(), observed.map(e -> e.revision()).orElse(0L));
+      spaceRecoveries.defragmented(cluster, s.member(), observed.map(EndpointStatus::revision).orElse(0L));
       events.normal(cluster, Reason.SPACE_QUOTA_EXCEEDED, message + " (NOSPACE recovery)");
     }
     LOG.atInfo().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("member", s.member())

@@ -24,14 +24,18 @@ final class SpaceRecoveries {
 
   /** The alarm is gone (disarmed, or by a person) or the cluster is: the next NOSPACE starts afresh. */
   void forget(String namespace, String name) {
-    defragmented.remove(namespace + "/" + name);
+    defragmented.remove(key(namespace, name));
   }
 
   void forget(EtcdCluster cluster) {
-    defragmented.remove(key(cluster));
+    forget(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
   }
 
   private static String key(EtcdCluster cluster) {
-    return cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+    return key(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
+  }
+
+  private static String key(String namespace, String name) {
+    return namespace + "/" + name;
   }
 }

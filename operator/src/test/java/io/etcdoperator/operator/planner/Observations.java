@@ -158,13 +158,13 @@ final class Observations {
     return this;
   }
 
-  /** What this member's Maintenance Status says of its backend: size and size in use. */
   /** The keyspace revision every member's Status reports. */
   Observations revision(long revision) {
     this.revision = revision;
     return this;
   }
 
+  /** What this member's Maintenance Status says of its backend: size and size in use. */
   Observations db(String name, long size, long inUse) {
     db.put(name, new long[] {size, inUse});
     return this;
