@@ -33,6 +33,13 @@ public final class EtcdOperatorApi {
   public static final String ANNOTATION_FORCE_NEW_CLUSTER_FROM = RESERVED_PREFIX + "force-new-cluster-from";
   /** On the chosen EtcdMember while its Pod runs with --force-new-cluster (one start only). */
   public static final String ANNOTATION_FORCE_NEW_CLUSTER = RESERVED_PREFIX + "force-new-cluster";
+  /**
+   * On an EtcdCluster whose every member lost its data: the lost cluster id, written by a person, asks for an empty
+   * cluster under the same name (the old members' volumes are released and kept).
+   */
+  public static final String ANNOTATION_RESET_EMPTY = RESERVED_PREFIX + "reset-empty";
+  /** On a PVC the operator released from a replaced member: what it held, for the person who decides to delete it. */
+  public static final String LABEL_RETAINED_FROM = RESERVED_PREFIX + "retained-from-member";
   /** On a member Pod: the hash of the Pod template it was built from; a different desired hash means a roll. */
   public static final String ANNOTATION_REVISION = RESERVED_PREFIX + "revision";
 

@@ -3,6 +3,8 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
+import io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus;
 import io.etcdoperator.operator.events.InstantAnnotation;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.etcd.ClusterId;
@@ -67,9 +69,12 @@ public class ClusterObserver {
   private final DefragRuns defragRuns;
   private final NodeReadiness nodes;
   private final SpaceRecoveries spaceRecoveries;
+  private final LossEvidence evidence;
 
-  ClusterObserver(KubernetesClient client, EtcdDialer dialer, SpaceRecoveries spaceRecoveries) {
+  ClusterObserver(KubernetesClient client, EtcdDialer dialer, SpaceRecoveries spaceRecoveries,
+      LossEvidence evidence) {
     this.client = client;
+    this.evidence = evidence;
     this.dialer = dialer;
     this.spaceRecoveries = spaceRecoveries;
     this.defragRuns = new DefragRuns(client);
@@ -86,9 +91,11 @@ public class ClusterObserver {
 
   public Observation observe(EtcdCluster cluster, Instant now) {
     List<EtcdMember> members = members(cluster);
-    Map<String, Pod> pods = client.pods().inNamespace(cluster.getMetadata().getNamespace())
+    Map<String, Pod> labelled = client.pods().inNamespace(cluster.getMetadata().getNamespace())
         .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
         .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
+    Map<String, Pod> pods = MemberPodIdentity.byOwner(members, labelled,
+        name -> client.pods().inNamespace(cluster.getMetadata().getNamespace()).withName(name).get());
     Map<String, PersistentVolumeClaim> pvcs = client.persistentVolumeClaims()
         .inNamespace(cluster.getMetadata().getNamespace())
         .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
@@ -96,7 +103,7 @@ public class ClusterObserver {
     Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
         .filter(s -> !s.isBlank()).map(ClusterId::parse);
     Map<String, ObservedMember.NodeDown> down = nodes.down(pods.values());
-    List<ObservedCluster.StrandedPod> stranded = stranded(members, pods, down);
+    List<ObservedCluster.StrandedPod> stranded = stranded(members, labelled, down);
     Optional<Instant> restartAt = restartAt(cluster);
     ObservedClusterSpec target = cluster.getStatus().getObserved();
     Optional<Maintenance.QuorumRecovery> recovery = recovery(cluster, members);
@@ -107,8 +114,9 @@ public class ClusterObserver {
     ObservedCluster.AuthView notAsked = authView(cluster, Optional.empty());
     Maintenance unreached = new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(), recovery);
     if (endpoints.isEmpty()) {
-      return new Observation(new ObservedCluster(clusterId, observed(members, pods, pvcs, target, restartAt, now, null,
-          null, cluster, down), EtcdView.NOT_ASKED, notAsked, unreached, now, stranded), members, Optional.empty());
+      List<ObservedMember> seen = observed(members, pods, pvcs, target, restartAt, now, null, null, cluster, down);
+      return new Observation(new ObservedCluster(clusterId, seen, EtcdView.NOT_ASKED, notAsked, unreached, now, stranded,
+          recourse(cluster, seen)), members, Optional.empty());
     }
     EtcdAdmin etcd = null;
     try {
@@ -118,15 +126,16 @@ public class ClusterObserver {
           down);
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
       ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
-          maintenance(cluster, recovery, etcd, now), now, stranded);
+          maintenance(cluster, recovery, etcd, now), now, stranded, recourse(cluster, observed));
       return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {
         dialer.discard(cluster); // the next pass dials afresh
       }
       EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
-      return new Observation(new ObservedCluster(clusterId, observed(members, pods, pvcs, target, restartAt, now, null, null,
-          cluster, down), view, notAsked, unreached, now, stranded), members, Optional.empty());
+      List<ObservedMember> seen = observed(members, pods, pvcs, target, restartAt, now, null, null, cluster, down);
+      return new Observation(new ObservedCluster(clusterId, seen, view, notAsked, unreached, now, stranded,
+          recourse(cluster, seen)), members, Optional.empty());
     }
   }
 
@@ -147,9 +156,10 @@ public class ClusterObserver {
           .or(() -> seedStartsNew(m, pod, cluster.getStatus().getClusterID() != null));
       Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod).filter(p -> !MemberPods.ready(p))
           .map(p -> down.get(p.getSpec().getNodeName()));
-      out.add(toObserved(m, uid, pod, why, endpoint, servesBeforeProbe(m, pod, endpoint, now),
-          volumeBehind(pvc, target), nodeDown));
+      out.add(evidence.note(cluster, toObserved(m, uid, pod, why, endpoint, servesBeforeProbe(m, pod, endpoint, now),
+          volumeBehind(pvc, target), nodeDown), now));
     }
+    evidence.retain(cluster, members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet()));
     return out;
   }
 
@@ -176,6 +186,38 @@ public class ClusterObserver {
     }
     return new Maintenance(alarms, quota, defragRuns.current(cluster, now), recovery,
         spaceRecoveries.defragmented(cluster));
+  }
+
+  /**
+   * Read only once no running voter is left without a sign of lost data: the newest Complete EtcdSnapshot of this
+   * cluster (one LIST), and whether reset-empty names the latched cluster id.
+   */
+  private ObservedCluster.Recourse recourse(EtcdCluster cluster, List<ObservedMember> seen) {
+    String latched = cluster.getStatus().getClusterID();
+    boolean allLost = seen.stream().filter(m -> m.running() && m.voterMark())
+        .allMatch(m -> m.showsLoss() && !m.ready());
+    if (!allLost || latched == null) {
+      return ObservedCluster.Recourse.NONE;
+    }
+    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+    String asked = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RESET_EMPTY);
+    boolean reset = latched != null && asked != null && ClusterId.parse(latched).equals(parsedOrNull(asked.strip()));
+    Optional<String> newest = client.resources(EtcdSnapshot.class).inNamespace(cluster.getMetadata().getNamespace())
+        .list().getItems().stream()
+        .filter(s -> s.getSpec() != null && s.getSpec().getClusterRef() != null
+            && cluster.getMetadata().getName().equals(s.getSpec().getClusterRef().getName()))
+        .filter(s -> s.getStatus() != null && EtcdSnapshotStatus.PHASE_COMPLETE.equals(s.getStatus().getPhase()))
+        .max(java.util.Comparator.comparing((EtcdSnapshot s) -> s.getMetadata().getCreationTimestamp()))
+        .map(s -> s.getMetadata().getName());
+    return new ObservedCluster.Recourse(newest, reset);
+  }
+
+  private static ClusterId parsedOrNull(String hex) {
+    try {
+      return ClusterId.parse(hex);
+    } catch (RuntimeException e) {
+      return null; // not an id: the annotation asks for nothing
+    }
   }
 
   /** The member a person chose to restart the cluster from, and which EtcdMember already carries the flag. */
@@ -385,7 +427,9 @@ public class ClusterObserver {
         !memory && volumeBehind,
         MemberPods.broken(pod),
         nodeDown,
-        EtcdGuard.restartsInPlace(pod));
+        EtcdGuard.restartsInPlace(pod),
+        pod != null && MemberPods.ready(pod),
+        Optional.empty());
   }
 
   private static boolean hasPod(EtcdMember m) {

@@ -48,6 +48,7 @@ public class ClusterReconcile {
   private final ClusterPlanner planner = new ClusterPlanner();
   private final WaitPacing pacing = new WaitPacing();
   private final SpaceRecoveries spaceRecoveries = new SpaceRecoveries();
+  private final LossEvidence evidence = new LossEvidence();
   private final boolean certManagerInstalled;
   private final CertManagerObjects certificates;
   private final IssuedTlsReconcile issuedTls;
@@ -62,7 +63,7 @@ public class ClusterReconcile {
   public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
       Clock clock, boolean certManagerInstalled, String clusterDomain) {
     this.client = client;
-    this.observer = new ClusterObserver(client, dialer, spaceRecoveries);
+    this.observer = new ClusterObserver(client, dialer, spaceRecoveries, evidence);
     this.dialer = dialer;
     this.executor = new StepExecutor(client, events, clock, spaceRecoveries);
     this.objects = new ClusterObjects(client);
@@ -85,6 +86,7 @@ public class ClusterReconcile {
       pacing.forget(namespace + "/" + name);
       dialer.discard(namespace, name);
       spaceRecoveries.forget(namespace, name);
+      evidence.forget(namespace, name);
       return Optional.empty();
     }
     if (cluster.getMetadata().getDeletionTimestamp() != null) {
@@ -164,6 +166,10 @@ public class ClusterReconcile {
       reported = step.stops().map(observed::restarting).orElse(observed);
     }
     outcome.latch().ifPresent(id -> status.setClusterID(id.hex()));
+    if (outcome.unlatch()) { // what was latched of the lost cluster; the next pass bootstraps anew
+      status.setClusterID(null);
+      status.setAuthEnabled(null);
+    }
     if (outcome.authEnabled()) {
       status.setAuthEnabled(true);
     }

@@ -37,10 +37,16 @@ public class StepExecutor {
 
   /**
    * What happened: the reason to report, a message, when to look again, a cluster id to latch, whether auth is now
-   * on, and whether it is a problem worth a warning event when it first shows.
+   * on, whether it is a problem worth a warning event when it first shows, and whether the latched cluster id (and
+   * what was latched with it) is to be forgotten so the next pass bootstraps anew.
    */
   public record Outcome(Reason reason, String message, Duration recheck, Optional<ClusterId> latch,
-      boolean authEnabled, boolean warning) {
+      boolean authEnabled, boolean warning, boolean unlatch) {
+    Outcome(Reason reason, String message, Duration recheck, Optional<ClusterId> latch, boolean authEnabled,
+        boolean warning) {
+      this(reason, message, recheck, latch, authEnabled, warning, false);
+    }
+
     static Outcome of(Reason reason, String message, Duration recheck) {
       return new Outcome(reason, message, recheck, Optional.empty(), false, false);
     }
@@ -55,6 +61,7 @@ public class StepExecutor {
   private final RootAuth rootAuth;
   private final MaintenanceSteps maintenance;
   private final java.time.Clock clock;
+  private final RetainedVolumes volumes;
 
   StepExecutor(KubernetesClient client, EventRecorder events, java.time.Clock clock,
       SpaceRecoveries spaceRecoveries) {
@@ -62,6 +69,7 @@ public class StepExecutor {
     this.clock = clock;
     this.events = events;
     this.rootAuth = new RootAuth(client, events);
+    this.volumes = new RetainedVolumes(client, events, clock);
     this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock,
         spaceRecoveries);
   }
@@ -124,10 +132,10 @@ public class StepExecutor {
       case Step.ReplaceBrokenMember s -> replaceMember(cluster, s.member(), s.reason(), "member " + s.member()
           + (s.why().dataLost() ? " lost its data" : " crash-loops") + " (" + s.why().restarts() + " restarts, last "
           + s.why().lastExit() + "); deleting it: its finalizer removes the old member id from etcd and a new member "
-          + "joins as a learner with a fresh directory");
+          + "joins as a learner with a fresh directory; its volume is kept", observation);
       case Step.RemoveStuckLearner s -> replaceMember(cluster, s.member(), s.reason(), "learner " + s.member()
           + " did not come up within 10 minutes; deleting it (its finalizer removes the learner from etcd) so a new "
-          + "member can join");
+          + "member can join", observation);
       case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
       case Step.StartQuorumRecovery s -> {
         recordRecoverySource(cluster, s.survivor());
@@ -153,9 +161,13 @@ public class StepExecutor {
         yield Outcome.of(s.reason(), message, SOON);
       }
       case Step.DiscardMembers s -> {
-        s.members().forEach(m -> client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(m).delete());
+        s.members().forEach(m -> {
+          volumes.release(cluster, observation.member(m));
+          client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(m).delete();
+        });
         String message = "discarding members " + s.members() + " (dropped by the cluster restarted from "
-            + s.survivor() + "); their volumes go with them and new members join as learners";
+            + s.survivor() + "); their volumes are released and kept (" + RetainedVolumes.HOW_TO_FIND
+            + ") and new members join as learners";
         events.warning(cluster, s.reason(), message);
         LOG.atWarn().addKeyValue("members", s.members()).addKeyValue("reason", s.reason().reason()).log(message);
         yield Outcome.of(s.reason(), message, SOON);
@@ -170,6 +182,25 @@ public class StepExecutor {
         recordRecoverySource(cluster, null);
         yield changed(cluster, s.reason(), "the cluster runs from " + s.member() + " alone; "
             + (s.inPlace() ? "" : "restarting it without --force-new-cluster, ") + "new members join as learners");
+      }
+      case Step.ReleaseAllMembers s -> {
+        s.members().forEach(m -> {
+          volumes.release(cluster, observation.member(m));
+          client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(m).delete();
+        });
+        String message = "every member had lost its data; as " + io.etcdoperator.api.v1alpha2.EtcdOperatorApi
+            .ANNOTATION_RESET_EMPTY + " asks, deleting members " + s.members() + " (volumes released and kept: "
+            + RetainedVolumes.HOW_TO_FIND + ") before an empty cluster is bootstrapped";
+        events.warning(cluster, s.reason(), message);
+        LOG.atWarn().addKeyValue("members", s.members()).addKeyValue("reason", s.reason().reason()).log(message);
+        yield Outcome.of(s.reason(), message, SOON);
+      }
+      case Step.ForgetCluster s -> {
+        String message = "etcd cluster " + s.lost() + " forgotten (its data was lost); bootstrapping an empty "
+            + "cluster from a new seed";
+        events.warning(cluster, s.reason(), message);
+        LOG.atWarn().addKeyValue("clusterID", s.lost()).addKeyValue("reason", s.reason().reason()).log(message);
+        yield new Outcome(s.reason(), message, SOON, Optional.empty(), false, false, true);
       }
       case Step.Pause s -> {
         patchSpec(cluster, s.member(), Map.of("dormant", true));
@@ -191,10 +222,10 @@ public class StepExecutor {
             + "); its finalizer removes it from etcd");
       }
       case Step.RemoveLostMember s -> replaceMember(cluster, s.member(), s.reason(), "memory-backed member "
-          + s.member() + " lost its Pod and with it its data; deleting it so a new member replaces it");
+          + s.member() + " lost its Pod and with it its data; deleting it so a new member replaces it", observation);
       case Step.ReplaceNodeLostMember s -> replaceMember(cluster, s.member(), s.reason(), "member " + s.member()
           + ": node " + s.node() + " not Ready for " + s.notReadyFor().toSeconds() + " s; deleting it: its finalizer "
-          + "removes it from etcd and a new member joins as a learner on a Ready node");
+          + "removes it from etcd and a new member joins as a learner on a Ready node; its volume is kept", observation);
       case Step.ForceDeletePod s -> {
         client.pods().inNamespace(ns(cluster)).withName(s.pod()).withGracePeriod(0).delete();
         events.warning(cluster, s.reason(), "Pod " + s.pod() + " of a removed member stayed on node " + s.node()
@@ -398,8 +429,13 @@ public class StepExecutor {
         .resource(EtcdMembers.pending(cluster, seed, material)).create();
   }
 
-  /** Deletes a broken or lost EtcdMember (its finalizer runs MemberRemove) and says why, as a warning. */
-  private Outcome replaceMember(EtcdCluster cluster, String member, Reason reason, String message) {
+  /**
+   * Releases a broken or lost member's volume (kept, see {@link RetainedVolumes}), then deletes its EtcdMember (its
+   * finalizer runs MemberRemove) and says why, as a warning. A crash between the two writes repeats the release.
+   */
+  private Outcome replaceMember(EtcdCluster cluster, String member, Reason reason, String message,
+      ClusterObserver.Observation observation) {
+    volumes.release(cluster, observation.member(member));
     client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member).delete();
     events.warning(cluster, reason, message);
     LOG.atWarn().addKeyValue("member", member).addKeyValue("reason", reason.reason()).log(message);

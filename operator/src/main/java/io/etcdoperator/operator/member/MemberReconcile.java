@@ -194,14 +194,27 @@ public class MemberReconcile {
     return Optional.empty();
   }
 
+  /**
+   * The role label follows etcd; the operator's own labels (cluster, member) come back when someone edits them away:
+   * Services and the PDB select by them. The Pod stays the member's by owner reference whatever its labels say.
+   */
   private void syncRoleLabel(EtcdMember member, Pod pod) {
     boolean voter = member.getStatus() != null && Boolean.TRUE.equals(member.getStatus().getIsVoter());
     Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
     boolean labelled = EtcdOperatorApi.ROLE_VOTER.equals(labels.get(EtcdOperatorApi.LABEL_ROLE));
-    if (voter == labelled) {
+    Map<String, Object> role = new LinkedHashMap<>();
+    Labels.member(member.getSpec().getClusterName(), member.getMetadata().getName()).forEach((k, v) -> {
+      if (!v.equals(labels.get(k))) {
+        role.put(k, v);
+      }
+    });
+    if (voter == labelled && role.isEmpty()) {
       return;
     }
-    Map<String, Object> role = new LinkedHashMap<>();
+    if (!role.isEmpty()) {
+      events.warning(member, Reason.LABELS_RESTORED, "Pod " + pod.getMetadata().getName() + " had lost the "
+          + "operator's labels " + role.keySet() + "; restored (the Pod is this member's by owner reference)");
+    }
     role.put(EtcdOperatorApi.LABEL_ROLE, voter ? EtcdOperatorApi.ROLE_VOTER : null);
     client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
         .patch(PatchContext.of(PatchType.JSON_MERGE),
@@ -331,6 +344,9 @@ public class MemberReconcile {
     if (cluster == null || cluster.getMetadata().getDeletionTimestamp() != null) {
       return new Cleanup(true, "cluster is being deleted; MemberRemove skipped");
     }
+    if (resetEmpty(cluster)) {
+      return new Cleanup(true, "every member lost its data and the cluster is reset to empty; MemberRemove skipped");
+    }
     List<URI> endpoints = voterEndpoints(member, cluster, true);
     if (endpoints.isEmpty()) {
       boolean others = client.resources(EtcdMember.class).inNamespace(member.getMetadata().getNamespace())
@@ -357,6 +373,14 @@ public class MemberReconcile {
           .log("MemberRemove failed; will retry");
       return new Cleanup(false, e.getMessage());
     }
+  }
+
+  /** reset-empty names the latched cluster id: there is no etcd left to remove this member from. */
+  private static boolean resetEmpty(EtcdCluster cluster) {
+    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+    String asked = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RESET_EMPTY);
+    String latched = cluster.getStatus() == null ? null : cluster.getStatus().getClusterID();
+    return asked != null && latched != null && asked.strip().equalsIgnoreCase(latched);
   }
 
   private static Optional<MemberId> memberId(EtcdMember member, EtcdAdmin etcd) {

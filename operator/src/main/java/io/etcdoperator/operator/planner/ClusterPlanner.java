@@ -119,31 +119,41 @@ public final class ClusterPlanner {
 
   /**
    * A member that lost its data (a memory member whose Pod is gone, a member whose etcd panicked on a raft log it
-   * no longer has) must never start again under its old identity; a crash-looping one is replaced too. Quorum-gated.
+   * no longer has, or that etcd-guard refused) must never start again under its old identity: it is replaced once the
+   * loss is proven ({@link LossProof}), quorum-gated. A crash loop of any other cause is reported, never replaced.
    */
   private Optional<Step> removeLost(ObservedCluster observed, Membership membership) {
     Optional<ObservedMember> broken = observed.running().stream()
-        .filter(m -> m.broken().isPresent() && !m.podLost())
+        .filter(m -> !m.ready() && m.broken().map(ObservedMember.Broken::dataLost).orElse(false) && !m.podLost())
         .filter(m -> etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
-        .min(java.util.Comparator.comparing((ObservedMember m) -> !m.broken().get().dataLost())
+        .min(java.util.Comparator.comparing((ObservedMember m) -> !m.broken().get().proven())
             .thenComparing(ObservedMember::name));
-    if (broken.isPresent()) {
-      if (!quorumSurvivesRemoval(broken.get(), observed, membership)) {
-        return Optional.of(new Wait(Reason.QUORUM_AT_RISK, "broken member " + broken.get().name()
-            + " cannot be removed without losing quorum", LONG));
-      }
-      return Optional.of(new Step.ReplaceBrokenMember(broken.get().name(), broken.get().broken().get()));
-    }
-    Optional<ObservedMember> lost = observed.running().stream().filter(ObservedMember::podLost)
-        .sorted(java.util.Comparator.comparing(ObservedMember::name)).findFirst();
+    Optional<ObservedMember> lost = broken.or(() -> observed.running().stream().filter(ObservedMember::podLost)
+        .min(java.util.Comparator.comparing(ObservedMember::name)));
     if (lost.isEmpty()) {
       return Optional.empty();
     }
-    if (!quorumSurvivesRemoval(lost.get(), observed, membership)) {
-      return Optional.of(new Wait(Reason.QUORUM_AT_RISK, "lost member " + lost.get().name()
-          + " cannot be removed without losing quorum", LONG));
+    ObservedMember member = lost.get();
+    Reason reason = broken.isPresent() ? Reason.DATA_LOST : Reason.MEMBER_LOST;
+    if (!LossProof.proven(member, observed.observedAt())) {
+      return Optional.of(new Wait(reason, LossProof.awaiting(member), LossProof.WINDOW));
     }
-    return Optional.of(new Step.RemoveLostMember(lost.get().name()));
+    if (!quorumSurvivesRemoval(member, observed, membership)) {
+      return Optional.of(new Wait(Reason.QUORUM_AT_RISK, (broken.isPresent() ? "broken" : "lost") + " member "
+          + member.name() + " cannot be removed without losing quorum", LONG));
+    }
+    return Optional.of(broken.isPresent() ? new Step.ReplaceBrokenMember(member.name(), member.broken().get())
+        : new Step.RemoveLostMember(member.name()));
+  }
+
+  /** A member whose etcd crash-loops for a cause a new member would share (OOMKilled, a bad flag): named, kept. */
+  static Optional<Wait> crashLooping(ObservedCluster observed) {
+    return observed.running().stream()
+        .filter(m -> m.broken().filter(b -> !b.dataLost()).isPresent())
+        .min(java.util.Comparator.comparing(ObservedMember::name))
+        .map(m -> new Wait(Reason.MEMBER_CRASH_LOOPING, m.name() + " crash-loops (" + m.broken().get().restarts()
+            + " restarts, last " + m.broken().get().lastExit() + "); it is not replaced, a new member would fail the "
+            + "same way: fix the cause (resources, options, image) and it restarts on the corrected spec", LONG));
   }
 
   private Step bootstrap(ObservedCluster observed, int desired) {
@@ -191,7 +201,8 @@ public final class ClusterPlanner {
     if (dormant.isPresent()) {
       return new Step.Wake(dormant.get().name());
     }
-    return new Wait(Reason.ALL_MEMBERS_LOST, "no running or dormant member is left", LONG);
+    return AllMembersLost.reset(observed).orElseGet(() -> new Wait(Reason.ALL_MEMBERS_LOST,
+        AllMembersLost.message(observed, List.of()), LONG));
   }
 
   private Step join(ObservedMember joiner, ObservedCluster observed, Membership membership) {
@@ -260,7 +271,8 @@ public final class ClusterPlanner {
       }
       long unready = running.stream().filter(m -> !m.ready()).count();
       if (unready > 0) {
-        return new Wait(Reason.MEMBERS_NOT_READY, unready + " of " + running.size() + " members not ready", MEDIUM);
+        return crashLooping(observed).orElseGet(() -> new Wait(Reason.MEMBERS_NOT_READY, unready + " of "
+            + running.size() + " members not ready", MEDIUM));
       }
       return new Step.CreateMember();
     }
@@ -280,7 +292,8 @@ public final class ClusterPlanner {
     }
     long unready = running.stream().filter(m -> !m.ready()).count();
     if (unready > 0) {
-      return new Wait(Reason.MEMBERS_NOT_READY, unready + " of " + running.size() + " members not ready", MEDIUM);
+      return crashLooping(observed).orElseGet(() -> new Wait(Reason.MEMBERS_NOT_READY, unready + " of "
+          + running.size() + " members not ready", MEDIUM));
     }
     return new Step.Converged(Reason.RECONCILED);
   }

@@ -10,7 +10,21 @@ import java.util.Optional;
  * authentication wants and has, the maintenance slot's inputs, and when it was taken (ages are measured from it).
  */
 public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
-    AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded) {
+    AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded,
+    Recourse recourse) {
+
+  /**
+   * What a person can do once every member lost its data, read only then: the newest successful EtcdSnapshot of the
+   * cluster, and whether the cluster's {@code reset-empty} annotation names the lost cluster id (bootstrap anew).
+   */
+  public record Recourse(Optional<String> newestSnapshot, boolean resetAsked) {
+    public static final Recourse NONE = new Recourse(Optional.empty(), false);
+  }
+
+  public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
+      AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded) {
+    this(clusterId, members, etcd, auth, maintenance, observedAt, stranded, Recourse.NONE);
+  }
 
   /**
    * A member Pod whose EtcdMember is gone (its finalizer ran MemberRemove) but which stays on a node that is not
@@ -26,7 +40,7 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
   /** The cluster as the pass that restarts {@code member} reports it: READY must not count a Pod just deleted. */
   public ObservedCluster restarting(String member) {
     return new ObservedCluster(clusterId, members.stream().map(m -> m.name().equals(member) ? m.restarting() : m)
-        .toList(), etcd, auth, maintenance, observedAt, stranded);
+        .toList(), etcd, auth, maintenance, observedAt, stranded, recourse);
   }
 
   /** Newest first: the order in which scale-down picks victims (creation time, then name, both descending). */

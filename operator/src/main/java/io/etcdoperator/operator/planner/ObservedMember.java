@@ -24,6 +24,9 @@ import java.util.Optional;
  * @param nodeDown its Pod's node is not Ready (observed only for a Pod that is not ready itself)
  * @param restartsInPlace its Pod's etcd-guard follows the Pod's annotations and can restart etcd with
  *     --force-new-cluster in the same Pod, which keeps a memory member's data
+ * @param podReady its own Pod (found by owner reference) reports Ready, whatever the member's condition says
+ * @param evidence since when, and at which restart count, this operator has seen the member's current sign of lost
+ *     data ({@code podLost} or a {@code broken} that lost data); a destructive step needs it seen twice
  */
 public record ObservedMember(
     String name,
@@ -46,7 +49,9 @@ public record ObservedMember(
     boolean volumeBehind,
     Optional<Broken> broken,
     Optional<NodeDown> nodeDown,
-    boolean restartsInPlace) {
+    boolean restartsInPlace,
+    boolean podReady,
+    Optional<Evidence> evidence) {
 
   /**
    * A broken etcd container: it lost its data, or it crash-loops; what its last run said. {@code proven}: the loss is
@@ -56,6 +61,20 @@ public record ObservedMember(
 
   /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */
   public record NodeDown(String node, Instant since) {}
+
+  /** When this operator first saw the member's current sign of lost data, and its etcd container's restarts then. */
+  public record Evidence(Instant since, int restartsThen) {}
+
+  /** As observed with its Pod's readiness taken from the member's, and no sign of loss seen before this pass. */
+  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
+      boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
+      boolean controlled, boolean memory, boolean podLost, Optional<RestartReason> outdated,
+      Optional<EndpointStatus> endpoint, String specVersion, boolean volumeBehind, Optional<Broken> broken,
+      Optional<NodeDown> nodeDown, boolean restartsInPlace) {
+    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
+        memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown, restartsInPlace, ready,
+        Optional.empty());
+  }
 
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
       boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
@@ -97,7 +116,19 @@ public record ObservedMember(
   public ObservedMember restarting() {
     return new ObservedMember(name, created, seed, pending, dormant, deleting, false, hasPod, voterMark, memberId,
         peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
-        restartsInPlace);
+        restartsInPlace, false, evidence);
+  }
+
+  /** This member with what earlier passes saw of its sign of lost data. */
+  public ObservedMember withEvidence(Optional<Evidence> seen) {
+    return new ObservedMember(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId,
+        peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
+        restartsInPlace, podReady, seen);
+  }
+
+  /** Its data is gone by what this pass sees: a memory member's Pod, or its etcd container says so. */
+  public boolean showsLoss() {
+    return (memory && podLost) || broken.map(Broken::dataLost).orElse(false);
   }
 
   /** Ready, and (when etcd answered) running the version its spec asks for: a rolled member has settled. */

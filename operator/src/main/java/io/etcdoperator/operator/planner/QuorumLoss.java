@@ -28,6 +28,10 @@ final class QuorumLoss {
     if (survivor.isEmpty()) {
       return refuse("no running member " + recovery.from() + " of this cluster");
     }
+    if (survivor.get().memory() && survivor.get().podLost() && recovery.flagged().isEmpty()) {
+      return refuse(recovery.from() + " kept its data in memory and its Pod is gone: its data is lost; choose a "
+          + "member whose Pod still runs, or see docs/operations.md#all-members-lost");
+    }
     if (survivor.get().memory() && !survivor.get().restartsInPlace()) {
       return refuse(recovery.from() + " keeps its data in memory and its Pod has no etcd-guard that restarts etcd in "
           + "place (the operator runs without its own image): a new Pod with --force-new-cluster would lose the data");
@@ -61,21 +65,27 @@ final class QuorumLoss {
 
   /**
    * Nobody asked, but a majority of the voters is provably gone: their data is lost (etcd-guard or etcd's raft panic
-   * said so; a WAL-less start that cannot reach its peers proves nothing) or, for memory members, their Pod is. With
-   * exactly one surviving PVC voter there is no choice to make, so recovery starts from it by itself; members that
-   * are only unreachable never count as gone.
+   * said so, twice; a WAL-less start that cannot reach its peers proves nothing) or, for memory members, their own Pod
+   * is, as seen in two passes ({@link LossProof}). With exactly one surviving PVC voter there is no choice to make, so
+   * recovery starts from it by itself; members that are only unreachable never count as gone.
    */
   private static Optional<Step> automatic(ObservedCluster observed) {
     List<ObservedMember> voters = observed.running().stream().filter(ObservedMember::voterMark).toList();
-    List<ObservedMember> gone = voters.stream().filter(QuorumLoss::provablyGone).toList();
+    List<ObservedMember> gone = voters.stream().filter(QuorumLoss::showsLoss).toList();
     if (gone.isEmpty() || Quorum.holds(voters.size() - gone.size(), voters.size())) {
       return Optional.empty();
     }
+    Optional<ObservedMember> unproven = gone.stream().filter(m -> !LossProof.proven(m, observed.observedAt()))
+        .findFirst();
+    if (unproven.isPresent()) {
+      return Optional.of(new Step.Wait(Reason.QUORUM_LOST, "quorum lost; " + LossProof.awaiting(unproven.get()),
+          LossProof.WINDOW));
+    }
     List<String> lost = gone.stream().map(ObservedMember::name).sorted().toList();
-    List<ObservedMember> survivors = voters.stream().filter(m -> !provablyGone(m)).toList();
+    List<ObservedMember> survivors = voters.stream().filter(m -> !showsLoss(m)).toList();
     if (survivors.isEmpty()) {
-      return Optional.of(new Step.Wait(Reason.QUORUM_LOST, "every voter lost its data " + lost
-          + ": nothing to restart from; restore the cluster from a snapshot (docs/snapshots.md)", ClusterPlanner.LONG));
+      return AllMembersLost.reset(observed).or(() -> Optional.of(new Step.Wait(Reason.ALL_MEMBERS_LOST,
+          AllMembersLost.message(observed, lost), ClusterPlanner.LONG)));
     }
     ObservedMember survivor = survivors.getFirst();
     if (survivors.size() > 1 || !survivor.hasPod() || (survivor.memory() && !survivor.restartsInPlace())) {
@@ -87,17 +97,29 @@ final class QuorumLoss {
     return Optional.of(new Step.StartQuorumRecovery(survivor.name(), lost));
   }
 
-  static boolean provablyGone(ObservedMember member) {
+  /** Not ready and showing a sign of lost data that would be proof once confirmed (a WAL-less start never is). */
+  static boolean showsLoss(ObservedMember member) {
     return !member.ready() && (member.broken().map(ObservedMember.Broken::proven).orElse(false)
         || (member.memory() && member.podLost()));
   }
 
-  /** Never on a cluster that still has its quorum: forcing it would throw away what the others acknowledged. */
+  /**
+   * Never on a cluster that still has its quorum, nor while a majority of voter Pods is Ready (the operator may merely
+   * fail to reach etcd: a Secret, DNS or a NetworkPolicy): forcing would throw away what the others acknowledged.
+   */
   private static Optional<Step> start(ObservedCluster observed, ObservedMember survivor) {
-    int voters = (int) observed.running().stream().filter(ObservedMember::voterMark).count();
-    int ready = (int) observed.running().stream().filter(m -> m.voterMark() && m.ready()).count();
-    if (observed.etcd() instanceof EtcdView.Reached && Quorum.holds(ready, voters)) {
-      return refuse("the cluster has its quorum (" + ready + "/" + voters + " voters ready); remove the annotation");
+    List<ObservedMember> voters = observed.running().stream().filter(ObservedMember::voterMark).toList();
+    int ready = (int) voters.stream().filter(ObservedMember::ready).count();
+    int podsReady = (int) voters.stream().filter(ObservedMember::podReady).count();
+    if (observed.etcd() instanceof EtcdView.Reached && Quorum.holds(ready, voters.size())) {
+      return refuse("the cluster has its quorum (" + ready + "/" + voters.size()
+          + " voters ready); remove the annotation");
+    }
+    if (Quorum.holds(podsReady, voters.size())) {
+      String cause = observed.etcd() instanceof EtcdView.Unreachable u ? "; the operator cannot reach etcd: "
+          + u.detail() : "";
+      return refuse(podsReady + "/" + voters.size() + " voter Pods are Ready, so the quorum may well hold" + cause
+          + "; nothing is forced while a majority of voter Pods is Ready");
     }
     if (!survivor.hasPod()) {
       return refuse(survivor.name() + " has no Pod; its volume must be attached to restart from it");

@@ -32,6 +32,11 @@ final class Roller {
     ObservedMember candidate = outdated.stream().min(Comparator.comparing(ObservedMember::isLeader)).orElseThrow();
     Optional<ObservedMember> unsettled = voters(observed, membership).stream()
         .filter(m -> !m.name().equals(candidate.name()) && !m.settled()).findFirst();
+    if (unsettled.isPresent() && unsettled.get().broken().isPresent()) {
+      return Optional.of(ClusterPlanner.crashLooping(observed).map(w -> new Wait(w.reason(), "the roll stops: "
+          + w.detail(), w.recheck())).orElseGet(() -> new Wait(Reason.ROLL_WAITING_FOR_HEALTH, candidate.name()
+          + " waits until " + unsettled.get().name() + " is ready", ClusterPlanner.SHORT)));
+    }
     if (unsettled.isPresent()) {
       return Optional.of(new Wait(Reason.ROLL_WAITING_FOR_HEALTH, candidate.name() + " waits until "
           + unsettled.get().name() + " is ready on its spec version", ClusterPlanner.SHORT));

@@ -286,6 +286,23 @@ public sealed interface Step {
     }
   }
 
+  /**
+   * Every member lost its data and a person asked for an empty cluster: release the members' volumes (kept, no
+   * owner) and delete the EtcdMembers together; their finalizers skip MemberRemove, there is no etcd left to ask.
+   */
+  record ReleaseAllMembers(java.util.List<String> members) implements Step {
+    public Reason reason() {
+      return Reason.CLUSTER_RESET;
+    }
+  }
+
+  /** The lost cluster's id is unlatched: the next pass bootstraps an empty cluster from a new seed. */
+  record ForgetCluster(ClusterId lost) implements Step {
+    public Reason reason() {
+      return Reason.CLUSTER_RESET;
+    }
+  }
+
   /** Nothing to do now; look again after {@code recheck}. */
   record Wait(Reason reason, String detail, Duration recheck) implements Step {}
 

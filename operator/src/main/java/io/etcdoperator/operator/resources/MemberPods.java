@@ -129,15 +129,17 @@ public final class MemberPods {
   }
 
   /**
-   * A Pod this member ran is gone or was replaced: for a memory member that means its data is gone too. A member
-   * that never had a Pod recorded has lost nothing.
+   * A Pod this member ran is gone, going (its tmpfs goes with it) or was replaced: for a memory member that means its
+   * data is gone too. A member that never had a Pod recorded has lost nothing. {@code pod} is the member's own Pod
+   * (found by owner reference), never whatever a label selector returned.
    */
   public static boolean podLost(EtcdMember member, Pod pod) {
     String recorded = member.getStatus() == null ? null : member.getStatus().getPodUID();
     if (recorded == null || recorded.isEmpty()) {
       return false;
     }
-    return pod == null || !recorded.equals(pod.getMetadata().getUid());
+    return pod == null || !recorded.equals(pod.getMetadata().getUid())
+        || pod.getMetadata().getDeletionTimestamp() != null;
   }
 
   /** Without an affinity of the user's own, members prefer nodes that run no other member of their cluster. */

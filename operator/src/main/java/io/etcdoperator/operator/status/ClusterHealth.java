@@ -45,6 +45,8 @@ public final class ClusterHealth {
       available = new Verdict(false, Reason.PAUSED, pausedMessage(observed, formed));
     } else if (exceeded != null && exceeded != Reason.UPGRADE_STALLED) { // a stalled upgrade keeps quorum
       available = new Verdict(false, exceeded, exceededMessage(exceeded, desired, counts));
+    } else if (step == Reason.ALL_MEMBERS_LOST || step == Reason.CLUSTER_RESET) { // no etcd to reach: say why
+      available = new Verdict(false, step, stepMessage);
     } else if (observed.etcd() instanceof EtcdView.Unreachable u) {
       available = new Verdict(false, u.reason(), u.detail());
     } else if (!formed) {
@@ -68,8 +70,8 @@ public final class ClusterHealth {
       degraded = new Verdict(true, available.reason(), available.message());
     } else if (paused) {
       degraded = new Verdict(false, Reason.PAUSED, available.message());
-    } else if (available.reason() == Reason.QUORUM_LOST) {
-      degraded = new Verdict(true, Reason.QUORUM_LOST, available.message());
+    } else if (available.reason() == Reason.QUORUM_LOST || available.reason() == Reason.ALL_MEMBERS_LOST) {
+      degraded = new Verdict(true, available.reason(), available.message());
     } else if (!observed.maintenance().alarms().isEmpty()) {
       boolean corrupt = observed.maintenance().has(io.etcdoperator.etcd.Alarm.Kind.CORRUPT);
       Reason why = corrupt ? Reason.DATA_CORRUPTED

@@ -48,6 +48,8 @@ class ClusterReconcileMockTest {
   private FakeEtcd etcd;
   private ClusterReconcile clusterPass;
   private MemberReconcile memberPass;
+  private final java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
+      new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.now());
   /** Every node cordoned: a Pod not yet running stays Pending/Unschedulable and its etcd never starts. */
   private boolean cordoned;
 
@@ -55,7 +57,23 @@ class ClusterReconcileMockTest {
   void setUp() throws IOException {
     io.etcdoperator.operator.MockCrds.install(client);
     etcd = new FakeEtcd();
-    Clock clock = Clock.systemUTC();
+    // one second a round: a sign of lost data is proven only in a later pass at least LossProof.WINDOW on
+    Clock clock = new Clock() {
+      @Override
+      public java.time.ZoneId getZone() {
+        return java.time.ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public java.time.Instant instant() {
+        return now.get();
+      }
+    };
     var events = new EventRecorder(client, "test", clock);
     var dialer = new EtcdDialer(client, etcd, Duration.ofSeconds(1));
     var config = new OperatorConfig(new InetSocketAddress(0), new InetSocketAddress(0), false, NS, "test",
@@ -116,6 +134,8 @@ class ClusterReconcileMockTest {
 
   /** One round: the cluster pass, then what the member controller and the kubelet would do. */
   private void round(String cluster) {
+    now.updateAndGet(t -> t.plusSeconds(1).isBefore(java.time.Instant.now()) ? java.time.Instant.now()
+        : t.plusSeconds(1));
     clusterPass.reconcile(NS, cluster);
     for (EtcdMember m : members(cluster)) {
       if (m.getMetadata().getDeletionTimestamp() != null) {

@@ -7,7 +7,7 @@ import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import org.junit.jupiter.api.Test;
 
-/** A member that lost its data or crash-loops is replaced, never restarted under its old id, and only with quorum. */
+/** A member that lost its data is replaced, never restarted under its old id, and only with quorum; a crash loop is named. */
 class BrokenMemberTest {
 
   private final ClusterPlanner planner = new ClusterPlanner();
@@ -29,9 +29,12 @@ class BrokenMemberTest {
   }
 
   @Test
-  void aCrashLoopingMemberIsReplacedToo() {
+  void aCrashLoopingMemberIsNamedNotReplaced() {
     Observations o = cluster().voter("a").voter("b").unreadyVoter("c").broken("c", false);
-    assertThat(planner.next(o.build(), 3).reason()).isEqualTo(Reason.MEMBER_CRASH_LOOPING);
+    Step step = planner.next(o.build(), 3);
+    assertThat(step).isInstanceOf(Step.Wait.class);
+    assertThat(step.reason()).isEqualTo(Reason.MEMBER_CRASH_LOOPING);
+    assertThat(((Step.Wait) step).detail()).contains("c crash-loops").contains("exit code 2").contains("not replaced");
   }
 
   @Test

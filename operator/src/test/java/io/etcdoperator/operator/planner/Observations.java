@@ -41,6 +41,9 @@ final class Observations {
   private final Map<String, ObservedMember.Broken> broken = new HashMap<>();
   private final Map<String, ObservedMember.NodeDown> nodeDown = new HashMap<>();
   private final List<ObservedCluster.StrandedPod> stranded = new ArrayList<>();
+  private final Set<String> firstSeen = new HashSet<>();
+  private final Set<String> podReady = new HashSet<>();
+  private ObservedCluster.Recourse recourse = ObservedCluster.Recourse.NONE;
 
   static Observations cluster() {
     return new Observations();
@@ -200,6 +203,23 @@ final class Observations {
     return this;
   }
 
+  /** This member's sign of lost data shows for the first time in this pass (not proven yet). */
+  Observations firstSeen(String name) {
+    firstSeen.add(name);
+    return this;
+  }
+
+  /** This member's own Pod reports Ready although the member is not ready (the operator cannot reach its etcd). */
+  Observations podReady(String name) {
+    podReady.add(name);
+    return this;
+  }
+
+  Observations recourse(ObservedCluster.Recourse r) {
+    recourse = r;
+    return this;
+  }
+
   /** When the observation was taken; members are created at EPOCH + 0, 1, 2, ... seconds. */
   Observations at(Instant when) {
     observedAt = when;
@@ -219,7 +239,7 @@ final class Observations {
   ObservedCluster build() {
     EtcdView v = view != null ? view : new EtcdView.Reached(new Membership(CLUSTER, etcd));
     List<ObservedMember> out = members.stream().map(this::decorate).toList();
-    return new ObservedCluster(clusterId, out, v, auth, maintenance, observedAt, stranded);
+    return new ObservedCluster(clusterId, out, v, auth, maintenance, observedAt, stranded, recourse);
   }
 
   private ObservedMember decorate(ObservedMember m) {
@@ -230,10 +250,19 @@ final class Observations {
           id(leader), 10, 10, 2, db.getOrDefault(m.name(), new long[2])[0], db.getOrDefault(m.name(), new long[2])[1],
           revision, entry.get().learner(), List.of()));
     }
-    return new ObservedMember(m.name(), m.created(), m.seed(), m.pending(), m.dormant(), m.deleting(), m.ready(),
-        m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory, lost.contains(m.name()),
-        Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion, small.contains(m.name()),
-        Optional.ofNullable(broken.get(m.name())), Optional.ofNullable(nodeDown.get(m.name())), memory && guarded);
+    ObservedMember seen = new ObservedMember(m.name(), m.created(), m.seed(), m.pending(), m.dormant(), m.deleting(),
+        m.ready(), m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory,
+        lost.contains(m.name()), Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion,
+        small.contains(m.name()), Optional.ofNullable(broken.get(m.name())), Optional.ofNullable(nodeDown.get(m.name())),
+        memory && guarded, m.ready() || podReady.contains(m.name()), Optional.empty());
+    return seen.showsLoss() ? seen.withEvidence(Optional.of(evidence(seen))) : seen;
+  }
+
+  /** By default a sign of loss was first seen a minute ago, one failed start back: proven. */
+  private ObservedMember.Evidence evidence(ObservedMember m) {
+    int restarts = m.broken().map(ObservedMember.Broken::restarts).orElse(0);
+    return firstSeen.contains(m.name()) ? new ObservedMember.Evidence(observedAt, restarts)
+        : new ObservedMember.Evidence(observedAt.minusSeconds(60), restarts - 1);
   }
 
   private void add(String name, boolean seed, boolean pending, boolean dormant, boolean deleting, boolean ready,

@@ -115,7 +115,9 @@ class QuorumLossTest {
     assertThat(planner.next(memory.build(), 3).reason()).isEqualTo(Reason.QUORUM_LOST);
     Observations none = cluster().unreadyVoter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE)
         .broken("a", true).broken("b", true).broken("c", true);
-    assertThat(((Step.Wait) planner.next(none.build(), 3)).detail()).contains("restore the cluster from a snapshot");
+    Step allLost = planner.next(none.build(), 3);
+    assertThat(allLost.reason()).isEqualTo(Reason.ALL_MEMBERS_LOST);
+    assertThat(((Step.Wait) allLost).detail()).contains("spec.bootstrap.restore").contains("reset-empty=");
   }
 
   /** etcd-guard restarts a memory survivor in its own Pod: the only way its data survives --force-new-cluster. */

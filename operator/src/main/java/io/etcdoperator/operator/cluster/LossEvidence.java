@@ -1,0 +1,43 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.operator.planner.ObservedMember;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What earlier passes saw of each member's sign of lost data, so the planner can ask for it twice (LossProof). Kept
+ * in the operator process: after a restart the proof starts over, which only delays a repair. A ready member clears.
+ */
+final class LossEvidence {
+
+  private final Map<String, Map<String, ObservedMember.Evidence>> byCluster = new ConcurrentHashMap<>();
+
+  ObservedMember note(EtcdCluster cluster, ObservedMember member, Instant now) {
+    Map<String, ObservedMember.Evidence> seen = byCluster.computeIfAbsent(key(cluster), k -> new ConcurrentHashMap<>());
+    if (member.ready()) {
+      seen.remove(member.name());
+      return member;
+    }
+    if (member.showsLoss()) {
+      int restarts = member.broken().map(ObservedMember.Broken::restarts).orElse(0);
+      seen.putIfAbsent(member.name(), new ObservedMember.Evidence(now, restarts));
+    }
+    return member.withEvidence(Optional.ofNullable(seen.get(member.name())));
+  }
+
+  /** Drops what was seen of members this pass no longer lists. */
+  void retain(EtcdCluster cluster, java.util.Set<String> members) {
+    Optional.ofNullable(byCluster.get(key(cluster))).ifPresent(seen -> seen.keySet().retainAll(members));
+  }
+
+  void forget(String namespace, String name) {
+    byCluster.remove(namespace + "/" + name);
+  }
+
+  private static String key(EtcdCluster cluster) {
+    return cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+  }
+}

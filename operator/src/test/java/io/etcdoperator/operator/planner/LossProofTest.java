@@ -1,0 +1,124 @@
+package io.etcdoperator.operator.planner;
+
+import static io.etcdoperator.operator.planner.Observations.cluster;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdoperator.operator.planner.Maintenance.QuorumRecovery;
+import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Repairs only on proof: a step that discards a member, a volume or a membership needs its sign of lost data seen in
+ * two passes (and a refusing container refused again); suspicion is reported and waits.
+ */
+class LossProofTest {
+
+  private static final EtcdView UNREACHABLE = new EtcdView.Unreachable(Reason.CLUSTER_UNREACHABLE, "no leader");
+  private static final Instant NOW = Instant.parse("2026-11-27T07:00:00Z");
+  private final ClusterPlanner planner = new ClusterPlanner();
+
+  private static Maintenance asked(String from) {
+    return new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(),
+        Optional.of(new QuorumRecovery(from, Optional.empty())));
+  }
+
+  @Test
+  void aMemoryPodSeenGoneOnceIsNotYetReplaced() {
+    Observations o = cluster().voter("a").voter("b").unreadyVoter("c").leader("a").memory().lost("c").at(NOW);
+    assertThat(planner.next(o.firstSeen("c").build(), 3).reason()).isEqualTo(Reason.MEMBER_LOST);
+    assertThat(planner.next(o.firstSeen("c").build(), 3)).isInstanceOf(Step.Wait.class);
+    Observations proven = cluster().voter("a").voter("b").unreadyVoter("c").leader("a").memory().lost("c").at(NOW);
+    assertThat(planner.next(proven.build(), 3)).isEqualTo(new Step.RemoveLostMember("c"));
+  }
+
+  @Test
+  void oneGuardRefusalIsSuspicionAndOnlyARepeatedOneIsProof() {
+    Observations once = cluster().voter("a").voter("b").unreadyVoter("c").leader("a").broken("c", true).at(NOW)
+        .firstSeen("c");
+    Step waiting = planner.next(once.build(), 3);
+    assertThat(waiting.reason()).isEqualTo(Reason.DATA_LOST);
+    assertThat(((Step.Wait) waiting).detail()).contains("waiting for its next start");
+    Observations again = cluster().voter("a").voter("b").unreadyVoter("c").leader("a").broken("c", true).at(NOW);
+    assertThat(planner.next(again.build(), 3)).isInstanceOf(Step.ReplaceBrokenMember.class);
+  }
+
+  @Test
+  void aMajorityOfMemoryPodsSeenGoneOnceForcesNothing() {
+    Observations o = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE).memory()
+        .guarded().lost("b").lost("c").at(NOW).firstSeen("b");
+    Step step = planner.next(o.build(), 3);
+    assertThat(step.reason()).isEqualTo(Reason.QUORUM_LOST);
+    assertThat(step).isInstanceOf(Step.Wait.class);
+  }
+
+  /** The Pods of the label-edit case are found by owner reference: members that show no loss are never "gone". */
+  @Test
+  void membersOnlyUnreachableAreNeverDiscarded() {
+    Observations o = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE).memory()
+        .guarded().podReady("b").podReady("c").at(NOW);
+    assertThat(planner.next(o.build(), 3)).isInstanceOf(Step.Wait.class);
+  }
+
+  @Test
+  void aManualRequestIsRefusedWhileAMajorityOfVoterPodsIsReady() {
+    Observations o = cluster().unreadyVoter("a").unreadyVoter("b").unreadyVoter("c")
+        .etcdView(new EtcdView.Unreachable(Reason.CLUSTER_UNREACHABLE, "x509: certificate signed by unknown authority"))
+        .podReady("a").podReady("b").maintenance(asked("a")).at(NOW);
+    Step step = planner.next(o.build(), 3);
+    assertThat(step.reason()).isEqualTo(Reason.QUORUM_RECOVERY_REFUSED);
+    assertThat(((Step.Wait) step).detail()).contains("2/3 voter Pods are Ready").contains("x509");
+    Observations down = cluster().unreadyVoter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE)
+        .podReady("a").maintenance(asked("a")).at(NOW);
+    assertThat(planner.next(down.build(), 3)).isEqualTo(new Step.ForceNewCluster("a", false));
+  }
+
+  @Test
+  void aManualRequestNamingAMemoryMemberWhosePodIsGoneSaysItsDataIsLost() {
+    Observations o = cluster().unreadyVoter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE).memory()
+        .guarded().lost("a").maintenance(asked("a")).at(NOW);
+    Step step = planner.next(o.build(), 3);
+    assertThat(step.reason()).isEqualTo(Reason.QUORUM_RECOVERY_REFUSED);
+    assertThat(((Step.Wait) step).detail()).contains("its data is lost").doesNotContain("etcd-guard");
+  }
+
+  @Test
+  void everyMemoryMemberLostIsReportedWithBothWaysOutAndNothingIsStarted() {
+    Observations o = cluster().unreadyVoter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE).memory()
+        .guarded().lost("a").lost("b").lost("c").at(NOW)
+        .recourse(new ObservedCluster.Recourse(Optional.of("nightly-42"), false));
+    Step step = planner.next(o.build(), 3);
+    assertThat(step.reason()).isEqualTo(Reason.ALL_MEMBERS_LOST);
+    assertThat(((Step.Wait) step).detail()).contains("data of etcd cluster").contains("is gone")
+        .contains("EtcdSnapshot nightly-42").contains("reset-empty=" + Observations.CLUSTER);
+  }
+
+  @Test
+  void aResetAskedForReleasesEveryMemberThenForgetsTheLostCluster() {
+    Observations o = cluster().unreadyVoter("a").unreadyVoter("b").unreadyVoter("c").etcdView(UNREACHABLE).memory()
+        .lost("a").lost("b").lost("c").at(NOW).recourse(new ObservedCluster.Recourse(Optional.empty(), true));
+    assertThat(planner.next(o.build(), 3)).isEqualTo(new Step.ReleaseAllMembers(List.of("a", "b", "c")));
+    Observations none = cluster().etcdView(UNREACHABLE).at(NOW)
+        .recourse(new ObservedCluster.Recourse(Optional.empty(), true));
+    assertThat(planner.next(none.build(), 3)).isEqualTo(new Step.ForgetCluster(Observations.CLUSTER));
+    Observations notAsked = cluster().etcdView(UNREACHABLE).at(NOW);
+    assertThat(planner.next(notAsked.build(), 3).reason()).isEqualTo(Reason.ALL_MEMBERS_LOST);
+  }
+
+  /** OOMKilled stops the roll with its cause named; the corrected spec restarts the member at once. */
+  @Test
+  void aCrashLoopStopsTheRollAndTheCorrectedSpecRestartsTheMemberAtOnce() {
+    Observations rolling = cluster().voter("a").voter("b").unreadyVoter("c").leader("a")
+        .outdated("a", RestartReason.SPEC_CHANGED).outdated("b", RestartReason.SPEC_CHANGED)
+        .broken("c", false).at(NOW);
+    Step stopped = planner.next(rolling.build(), 3);
+    assertThat(stopped.reason()).isEqualTo(Reason.MEMBER_CRASH_LOOPING);
+    assertThat(((Step.Wait) stopped).detail()).contains("the roll stops").contains("c crash-loops");
+    Observations fixed = cluster().voter("a").voter("b").unreadyVoter("c").leader("a")
+        .outdated("c", RestartReason.SPEC_CHANGED).broken("c", false).at(NOW);
+    assertThat(planner.next(fixed.build(), 3)).isEqualTo(new Step.RestartMember("c", RestartReason.SPEC_CHANGED));
+  }
+}
