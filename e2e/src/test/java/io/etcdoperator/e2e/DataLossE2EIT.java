@@ -47,6 +47,12 @@ class DataLossE2EIT {
               .collect(Collectors.toSet());
           return !names.contains(victim) && names.size() == 3 && WritingClient.ready(env, ns, "dl") == 3;
         });
+        var kept = env.client().persistentVolumeClaims().inNamespace(ns).withName("data-" + victim).get();
+        assertThat(kept).as("the replaced member's volume is kept").isNotNull();
+        assertThat(kept.getMetadata().getOwnerReferences()).as("released: no owner, so no garbage collection")
+            .isNullOrEmpty();
+        assertThat(kept.getMetadata().getLabels())
+            .containsEntry("etcd-operator.cozystack.io/retained-from-member", victim);
         System.out.printf("data loss of the %s member %s: back to READY=3 with a new member after %d s; %s%n",
             seed ? "seed" : "non-seed", victim, Duration.between(t0, Instant.now()).toSeconds(), writer.summary());
       }

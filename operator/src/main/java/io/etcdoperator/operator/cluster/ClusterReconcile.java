@@ -166,9 +166,10 @@ public class ClusterReconcile {
       reported = step.stops().map(observed::restarting).orElse(observed);
     }
     outcome.latch().ifPresent(id -> status.setClusterID(id.hex()));
-    if (outcome.unlatch()) { // what was latched of the lost cluster; the next pass bootstraps anew
+    if (outcome.unlatch()) { // what was latched of the lost cluster; the next pass bootstraps anew, on a new deadline
       status.setClusterID(null);
       status.setAuthEnabled(null);
+      report.latch(cluster, Reason.CLUSTER_RESET, now);
     }
     if (outcome.authEnabled()) {
       status.setAuthEnabled(true);

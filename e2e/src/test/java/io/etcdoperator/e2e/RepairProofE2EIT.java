@@ -1,0 +1,124 @@
+package io.etcdoperator.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The short fault matrix of "repairs only on proof" (docs/operations.md): a mistake on member Pods destroys nothing,
+ * and a loss that did happen is reported as what it is, with nothing half-started. A client writes unique keys
+ * throughout where the cluster is meant to survive; every acknowledged key is read back.
+ */
+@ExtendWith(LocalKubernetesExtension.class)
+class RepairProofE2EIT {
+
+  private static final String CLUSTER_LABEL = E2eEnvironment.CLUSTER_LABEL;
+
+  /** Removing the cluster label from two healthy Memory Pods once forced a new cluster and discarded both. */
+  @Test
+  void labelsEditedAwayFromTwoMemoryPodsDestroyNothing(E2eEnvironment env) throws Exception {
+    String ns = env.namespace("proof-labels");
+    env.createCluster(ns, "pl", Map.of("replicas", 3, "version", "3.5.16",
+        "storage", Map.of("medium", "Memory", "size", "256Mi")));
+    env.awaitReady(ns, "pl", 3, Duration.ofMinutes(4));
+    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "pl")).get("clusterID");
+    Map<String, String> ids = memberIds(env, ns, "pl");
+    Map<String, String> podUids = podUids(env, ns, "pl");
+    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "proof-labels-");
+    try (WritingClient writer = WritingClient.plaintext(env, ns, "pl").start()) {
+      Instant t0 = Instant.now();
+      List<String> edited = podUids.keySet().stream().limit(2).toList();
+      String unlabel = "{\"metadata\":{\"labels\":{\"" + CLUSTER_LABEL + "\":null}}}";
+      edited.forEach(pod -> env.client().pods().inNamespace(ns).withName(pod)
+          .patch(PatchContext.of(PatchType.JSON_MERGE), unlabel));
+      Await.until("the operator restored the cluster label on " + edited, Duration.ofMinutes(2),
+          () -> edited.stream().allMatch(pod -> {
+            Pod p = env.client().pods().inNamespace(ns).withName(pod).get();
+            return p != null && "pl".equals(p.getMetadata().getLabels().get(CLUSTER_LABEL));
+          }));
+      Await.until("READY=3 after the edit", Duration.ofMinutes(2), () -> WritingClient.ready(env, ns, "pl") == 3);
+      // a few passes more: any step taken on the edit would show now (proof needs two passes 5 s apart)
+      Await.until("three writes acknowledged after the restore", Duration.ofMinutes(1),
+          () -> writer.acknowledged().size() > 3 && Duration.between(t0, Instant.now()).toSeconds() > 15);
+      writer.stop();
+      assertThat(writer.unreadAcknowledged(dir)).as("acknowledged keys missing").isEmpty();
+      assertThat(writer.failed()).as("writes not acknowledged").isZero();
+      System.out.printf("labels edited away from 2 of 3 Memory Pods: nothing replaced; %s%n", writer.summary());
+    }
+    assertThat(memberIds(env, ns, "pl")).as("member ids").isEqualTo(ids);
+    assertThat(podUids(env, ns, "pl")).as("the same Pods (and tmpfs)").isEqualTo(podUids);
+    assertThat(E2eEnvironment.status(env.cluster(ns, "pl")).get("clusterID")).isEqualTo(clusterId);
+    assertThat(reasons(env, ns)).as("events").contains("LabelsRestored")
+        .doesNotContain("QuorumRecovery", "MemberLost", "DataLost");
+  }
+
+  /**
+   * Every Memory Pod deleted at once: the data is gone. The status says so and names the ways out; nothing is
+   * started; a person's reset-empty (naming the lost cluster id) bootstraps an empty cluster under the same name.
+   */
+  @Test
+  void everyMemoryPodDeletedIsAllMembersLostUntilAPersonResets(E2eEnvironment env) {
+    String ns = env.namespace("proof-all-lost");
+    env.createCluster(ns, "al", Map.of("replicas", 3, "version", "3.5.16",
+        "storage", Map.of("medium", "Memory", "size", "256Mi")));
+    env.awaitReady(ns, "al", 3, Duration.ofMinutes(4));
+    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "al")).get("clusterID");
+    Instant t0 = Instant.now();
+    env.memberPods(ns, "al").forEach(p -> env.client().pods().inNamespace(ns).withName(p.getMetadata().getName())
+        .delete());
+    Await.until("Available=False/AllMembersLost", Duration.ofMinutes(3),
+        () -> EtcdStatus.condition(env.cluster(ns, "al"), "Available")
+            .filter(c -> "AllMembersLost".equals(c.get("reason"))).isPresent());
+    long reported = Duration.between(t0, Instant.now()).toSeconds();
+    String message = (String) EtcdStatus.condition(env.cluster(ns, "al"), "Available").orElseThrow().get("message");
+    assertThat(message).contains("is gone").contains("spec.bootstrap.restore").contains("reset-empty=" + clusterId);
+    GenericKubernetesResource lost = env.cluster(ns, "al");
+    assertThat(lost.getMetadata().getAnnotations() == null ? Map.of() : lost.getMetadata().getAnnotations())
+        .as("no recovery started on its own").doesNotContainKey("etcd-operator.cozystack.io/force-new-cluster-from");
+    assertThat(env.memberPods(ns, "al")).as("no member Pod started on lost data").isEmpty();
+
+    Instant t1 = Instant.now();
+    env.client().genericKubernetesResources(E2eEnvironment.CLUSTERS).inNamespace(ns).withName("al")
+        .patch(PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"etcd-operator.cozystack.io/reset-empty\":\"" + clusterId + "\"}}}");
+    env.awaitReady(ns, "al", 3, Duration.ofMinutes(4));
+    String fresh = (String) E2eEnvironment.status(env.cluster(ns, "al")).get("clusterID");
+    assertThat(fresh).as("a new, empty cluster").isNotNull().isNotEqualTo(clusterId);
+    assertThat(env.etcdctl(env.endpoints(ns, "al"), "put", "/after-reset", "1").strip()).isEqualTo("OK");
+    assertThat(reasons(env, ns)).contains("ClusterReset");
+    System.out.printf("every Memory Pod deleted: AllMembersLost reported after %d s; reset-empty to READY=3 in %d s%n",
+        reported, Duration.between(t1, Instant.now()).toSeconds());
+  }
+
+  private static Map<String, String> memberIds(E2eEnvironment env, String ns, String cluster) {
+    Map<String, String> ids = new TreeMap<>();
+    env.members(ns, cluster).forEach(m -> ids.put(m.getMetadata().getName(),
+        String.valueOf(E2eEnvironment.status(m).get("memberID"))));
+    return ids;
+  }
+
+  private static Map<String, String> podUids(E2eEnvironment env, String ns, String cluster) {
+    Map<String, String> uids = new TreeMap<>();
+    env.members(ns, cluster).forEach(m -> {
+      Pod p = env.client().pods().inNamespace(ns).withName(m.getMetadata().getName()).get();
+      uids.put(m.getMetadata().getName(), p == null ? "" : p.getMetadata().getUid());
+    });
+    return uids;
+  }
+
+  private static List<String> reasons(E2eEnvironment env, String ns) {
+    return env.client().v1().events().inNamespace(ns).list().getItems().stream().map(e -> e.getReason()).toList();
+  }
+}
