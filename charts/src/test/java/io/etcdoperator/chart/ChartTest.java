@@ -131,6 +131,16 @@ class ChartTest {
   }
 
   @Test
+  void neverTwoOperatorsWithoutLeaderElection() {
+    assertThat(find(render(Map.of("leaderElection.enabled", false)), Deployment.class).getSpec().getStrategy())
+        .satisfies(s -> assertThat(s.getType()).isEqualTo("Recreate"))
+        .satisfies(s -> assertThat(s.getRollingUpdate()).isNull());
+    assertThat(find(render(Map.of()), Deployment.class).getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
+    assertThat(find(render(Map.of("replicaCount", 2)), Deployment.class).getSpec().getStrategy().getType())
+        .isEqualTo("RollingUpdate");
+  }
+
+  @Test
   void severalReplicasNeedLeaderElection() {
     assertThatThrownBy(() -> render(Map.of("replicaCount", 2, "leaderElection.enabled", false)))
         .hasMessageContaining("needs leaderElection.enabled=true");

@@ -144,7 +144,7 @@ public final class Main implements Callable<Integer> {
         config.operatorImage().map(image -> new AgentImage(image, etcdToolsDir)));
     var stopped = new CountDownLatch(1);
     try (var endpoints = new OperatorEndpoints(config.metricsAddress(), config.probeAddress(), registry,
-        () -> true, () -> running.getRuntimeInfo().isStarted())) {
+        () -> Liveness.of(running.getRuntimeInfo()), () -> running.getRuntimeInfo().isStarted())) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         SHUTTING_DOWN.set(true);
         running.stop();

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /** /metrics on one address, /healthz and /readyz on another, served by the JDK's HTTP server. */
 final class OperatorEndpoints implements AutoCloseable {
@@ -16,11 +17,14 @@ final class OperatorEndpoints implements AutoCloseable {
   private final HttpServer probes;
 
   OperatorEndpoints(InetSocketAddress metricsAddress, InetSocketAddress probeAddress, PrometheusMeterRegistry registry,
-      BooleanSupplier live, BooleanSupplier ready) throws IOException {
+      Supplier<Liveness.Answer> live, BooleanSupplier ready) throws IOException {
     metrics = HttpServer.create(metricsAddress, 0);
     metrics.createContext("/metrics", x -> respond(x, 200, registry.scrape(), "text/plain; version=0.0.4"));
     probes = HttpServer.create(probeAddress, 0);
-    probes.createContext("/healthz", x -> respond(x, live.getAsBoolean() ? 200 : 503, live.getAsBoolean() ? "ok" : "not ok", "text/plain"));
+    probes.createContext("/healthz", x -> {
+      Liveness.Answer answer = live.get();
+      respond(x, answer.code(), answer.body(), "text/plain");
+    });
     probes.createContext("/readyz", x -> respond(x, ready.getAsBoolean() ? 200 : 503, ready.getAsBoolean() ? "ok" : "not ready", "text/plain"));
     metrics.start();
     probes.start();

@@ -1,6 +1,5 @@
 package io.etcdoperator.snapshot;
 
-import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdConnection;
 import io.etcdoperator.etcd.EtcdException;
@@ -8,10 +7,15 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Streams Maintenance Snapshot from one healthy voter into a store: the bytes pass through once, never whole. */
+/**
+ * Streams Maintenance Snapshot from the leader (else the voter furthest along) into a store: the bytes pass through
+ * once, never whole.
+ */
 public final class SnapshotSave {
 
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotSave.class);
@@ -27,29 +31,32 @@ public final class SnapshotSave {
     this.within = within;
   }
 
-  public StoredSnapshot run(SnapshotStore store, String key, SnapshotIdentity owner) {
+  public TakenSnapshot run(SnapshotStore store, String key, SnapshotIdentity owner) {
     try (EtcdAdmin admin = etcd.open(connection)) {
-      URI voter = healthyVoterWithRetries(admin);
-      LOG.atInfo().addKeyValue("endpoint", voter).addKeyValue("key", key).addKeyValue("snapshot", owner.name())
-          .log("streaming snapshot");
+      SnapshotSource source = sourceWithRetries(admin);
+      LOG.atInfo().addKeyValue("endpoint", source.endpoint()).addKeyValue("member", source.status().memberId())
+          .addKeyValue("leader", source.leader()).addKeyValue("revision", source.revision())
+          .addKeyValue("key", key).addKeyValue("snapshot", owner.name()).log("streaming snapshot");
+      AtomicBoolean streamed = new AtomicBoolean();
       StoredSnapshot stored = store.save(key, owner, out -> {
+        streamed.set(true);
         try {
-          admin.snapshot(voter, out, within);
+          admin.snapshot(source.endpoint(), out, within);
         } catch (EtcdException e) {
           throw EtcdFailures.translate(e);
         }
       });
       LOG.atInfo().addKeyValue("uri", stored.uri()).addKeyValue("sizeBytes", stored.sizeBytes())
-          .addKeyValue("checksum", stored.checksum()).log("snapshot stored");
-      return stored;
+          .addKeyValue("checksum", stored.checksum()).addKeyValue("streamed", streamed.get()).log("snapshot stored");
+      return new TakenSnapshot(stored, streamed.get() ? Optional.of(source) : Optional.empty());
     }
   }
 
   /** A busy member (a large database, a loaded node) may miss one Status deadline; three tries before giving up. */
-  private URI healthyVoterWithRetries(EtcdAdmin admin) {
+  private SnapshotSource sourceWithRetries(EtcdAdmin admin) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return healthyVoter(admin);
+        return source(admin);
       } catch (SnapshotFailure e) {
         if (attempt == 3 || e.reason() == SnapshotFailure.Reason.ETCD_AUTH_REJECTED
             || e.reason() == SnapshotFailure.Reason.ETCD_TLS_REJECTED) {
@@ -60,23 +67,31 @@ public final class SnapshotSave {
     }
   }
 
-  /** The first endpoint that answers Status as a voter without errors (a learner or an alarmed member is skipped). */
-  URI healthyVoter(EtcdAdmin admin) {
+  /**
+   * Asks every endpoint's Status, then takes {@link SnapshotSource#choose}: the leader, else the voter furthest
+   * along. Not the first that answers: a lagging follower would give an old snapshot that looks successful.
+   */
+  SnapshotSource source(EtcdAdmin admin) {
+    List<SnapshotSource> answered = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     EtcdException last = null;
     for (URI endpoint : connection.endpoints()) {
       try {
-        EndpointStatus status = admin.status(endpoint);
-        if (!status.learner() && status.errors().isEmpty()) {
-          return endpoint;
+        SnapshotSource answer = new SnapshotSource(endpoint, admin.status(endpoint));
+        answered.add(answer);
+        if (!answer.healthyVoter()) {
+          skipped.add(endpoint + (answer.status().learner() ? " is a learner" : " reports " + answer.status().errors()));
         }
-        skipped.add(endpoint + (status.learner() ? " is a learner" : " reports " + status.errors()));
       } catch (EtcdException e) {
         last = e;
         skipped.add(endpoint + ": " + e.getMessage());
       }
     }
-    if (last != null && skipped.stream().noneMatch(s -> s.contains(" is a learner") || s.contains(" reports "))) {
+    Optional<SnapshotSource> chosen = SnapshotSource.choose(answered);
+    if (chosen.isPresent()) {
+      return chosen.get();
+    }
+    if (last != null && answered.isEmpty()) {
       throw EtcdFailures.translate(last);
     }
     throw new SnapshotFailure(SnapshotFailure.Reason.NO_HEALTHY_VOTER, "no healthy voter to snapshot: " + skipped);

@@ -50,6 +50,12 @@ final class EtcdServer implements AutoCloseable {
 
   /** Starts a new one-member cluster, or (when the data dir holds a member) the member found there. */
   static EtcdServer start(EtcdRelease release, Member member, Path dataDir, String token, String... extraArgs) {
+    return start(release, member, member.initialCluster(), dataDir, token, extraArgs);
+  }
+
+  /** Starts one member of a new cluster of several; returns once the cluster has a leader, so start them together. */
+  static EtcdServer start(EtcdRelease release, Member member, String initialCluster, Path dataDir, String token,
+      String... extraArgs) {
     Path log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
     List<String> command = new java.util.ArrayList<>(List.of(release.etcd().toString(),
         "--name", member.name(), "--data-dir", dataDir.toString(),
@@ -57,7 +63,7 @@ final class EtcdServer implements AutoCloseable {
         "--advertise-client-urls", member.clientUrl().toString(),
         "--listen-peer-urls", member.peerUrl().toString(),
         "--initial-advertise-peer-urls", member.peerUrl().toString(),
-        "--initial-cluster", member.initialCluster(),
+        "--initial-cluster", initialCluster,
         "--initial-cluster-state", "new",
         "--initial-cluster-token", token,
         "--logger", "zap"));

@@ -7,10 +7,14 @@ import java.util.Optional;
 
 /**
  * The JSON line an agent run ends with, read back from the container's termination message
- * ({@code {"result":"stored","uri":…,"sizeBytes":…,"checksum":…}} or {@code {"result":"failed","reason":…}}).
+ ({@code {"result":"stored","uri":…,"sizeBytes":…,"checksum":…}}, plus the source member when the run streamed, or
+ * {@code {"result":"failed","reason":…}}).
  */
 public record AgentReport(String result, Optional<String> uri, Optional<Long> sizeBytes, Optional<String> checksum,
-    Optional<String> reason, Optional<String> message) {
+    Optional<String> reason, Optional<String> message, Optional<Source> source) {
+
+  /** The member the agent streamed from: the leader, else the voter furthest along, and the revision it reported. */
+  public record Source(String endpoint, Optional<String> memberID, boolean leader, Optional<Long> revision) {}
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -31,7 +35,7 @@ public record AgentReport(String result, Optional<String> uri, Optional<Long> si
       }
       return Optional.of(new AgentReport(node.get("result").asText(), text(node, "uri"),
           node.hasNonNull("sizeBytes") ? Optional.of(node.get("sizeBytes").asLong()) : Optional.empty(),
-          text(node, "checksum"), text(node, "reason"), text(node, "message")));
+          text(node, "checksum"), text(node, "reason"), text(node, "message"), source(node)));
     } catch (JsonProcessingException e) {
       return Optional.empty();
     }
@@ -44,6 +48,12 @@ public record AgentReport(String result, Optional<String> uri, Optional<Long> si
 
   public boolean failed() {
     return "failed".equals(result);
+  }
+
+  private static Optional<Source> source(JsonNode node) {
+    return text(node, "endpoint").map(endpoint -> new Source(endpoint, text(node, "memberID"),
+        node.path("leader").asBoolean(false),
+        node.hasNonNull("revision") ? Optional.of(node.get("revision").asLong()) : Optional.empty()));
   }
 
   private static Optional<String> text(JsonNode node, String field) {

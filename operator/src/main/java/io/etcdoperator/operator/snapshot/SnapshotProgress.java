@@ -111,7 +111,8 @@ public final class SnapshotProgress {
     if (stored.isPresent()) {
       AgentReport r = stored.get();
       return new Decision(false, EtcdSnapshotStatus.PHASE_COMPLETE, Reason.SNAPSHOT_STORED.reason(),
-          "stored " + r.uri().orElseThrow() + " (" + r.sizeBytes().orElseThrow() + " bytes)", stored, Optional.empty());
+          "stored " + r.uri().orElseThrow() + " (" + r.sizeBytes().orElseThrow() + " bytes)" + from(r), stored,
+          Optional.empty());
     }
     if (o.now().isBefore(done.completedAt().plus(REPORT_PATIENCE))) {
       return Decision.waiting(EtcdSnapshotStatus.PHASE_STARTED, Reason.READING_ARTIFACT.reason(),
@@ -119,6 +120,12 @@ public final class SnapshotProgress {
     }
     return Decision.failed(Reason.ARTIFACT_UNREADABLE.reason(),
         "the Job succeeded but no Pod carries the agent's result (Pods deleted?); the object may exist");
+  }
+
+  /** Where the bytes came from, so a reader sees at once whether the leader answered. */
+  private static String from(AgentReport r) {
+    return r.source().map(s -> " from " + (s.leader() ? "the leader " : "follower ") + s.endpoint()
+        + s.revision().map(rev -> " at revision " + rev).orElse("")).orElse("");
   }
 
   private static String describe(AgentReport r) {

@@ -229,6 +229,11 @@ public class SnapshotReconcile {
     artifact.setUri(report.uri().orElse(null));
     artifact.setSizeBytes(report.sizeBytes().orElse(null));
     artifact.setChecksum(report.checksum().orElse(null));
+    report.source().ifPresent(source -> {
+      artifact.setSourceEndpoint(source.endpoint());
+      artifact.setSourceMemberID(source.memberID().orElse(null));
+      artifact.setRevision(source.revision().orElse(null));
+    });
     return artifact;
   }
 }

@@ -93,7 +93,8 @@ class SnapshotReconcileMockTest {
         .contains("--endpoints=http://prod-abcde.prod.db.svc:2379", "--name=nightly");
 
     finish(job, true, "{\"result\":\"stored\",\"uri\":\"s3://etcd-backups/prod/nightly.db\",\"sizeBytes\":20480,"
-        + "\"checksum\":\"sha256:" + HEX + "\"}");
+        + "\"checksum\":\"sha256:" + HEX + "\",\"endpoint\":\"http://prod-abcde.prod.db.svc:2379\","
+        + "\"memberID\":\"8e9e05c52164694d\",\"leader\":true,\"revision\":4711}");
     pass.reconcile(NS, "nightly");
     pass.reconcile(NS, "nightly");
 
@@ -103,8 +104,13 @@ class SnapshotReconcileMockTest {
     assertThat(artifact.getUri()).isEqualTo("s3://etcd-backups/prod/nightly.db");
     assertThat(artifact.getSizeBytes()).isEqualTo(20480L);
     assertThat(artifact.getChecksum()).isEqualTo("sha256:" + HEX);
+    assertThat(artifact.getSourceEndpoint()).isEqualTo("http://prod-abcde.prod.db.svc:2379");
+    assertThat(artifact.getSourceMemberID()).isEqualTo("8e9e05c52164694d");
+    assertThat(artifact.getRevision()).isEqualTo(4711L);
     assertThat(done.getStatus().getConditions()).singleElement()
-        .satisfies(c -> assertThat(c.getStatus() + "/" + c.getReason()).isEqualTo("True/SnapshotStored"));
+        .satisfies(c -> assertThat(c.getStatus() + "/" + c.getReason()).isEqualTo("True/SnapshotStored"))
+        .satisfies(c -> assertThat(c.getMessage()).endsWith(
+            "from the leader http://prod-abcde.prod.db.svc:2379 at revision 4711"));
     assertThat(jobs()).hasSize(1);
   }
 

@@ -2,6 +2,7 @@ package io.etcdoperator.snapshot.cli;
 
 import io.etcdoperator.snapshot.SnapshotFailure;
 import io.etcdoperator.snapshot.StoredSnapshot;
+import io.etcdoperator.snapshot.TakenSnapshot;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,15 @@ public final class AgentResult {
 
   public static AgentResult stored(StoredSnapshot stored) {
     return new AgentResult("stored").artifact(stored);
+  }
+
+  /** The artifact and, when this run streamed it, the member it came from and the revision that member reported. */
+  public static AgentResult stored(TakenSnapshot taken) {
+    AgentResult result = stored(taken.stored());
+    taken.source().ifPresent(source -> result.with("endpoint", source.endpoint().toString())
+        .with("memberID", source.status().memberId().hex()).with("leader", source.leader())
+        .with("revision", source.revision()));
+    return result;
   }
 
   public static AgentResult restored(StoredSnapshot fetched, String verifiedAgainst) {
@@ -89,7 +99,7 @@ public final class AgentResult {
       if (json.length() > 1) {
         json.append(',');
       }
-      json.append(quote(k)).append(':').append(v instanceof Number ? v.toString() : quote(String.valueOf(v)));
+      json.append(quote(k)).append(':').append(v instanceof Number || v instanceof Boolean ? v.toString() : quote(String.valueOf(v)));
     });
     return json.append('}').toString();
   }

@@ -9,7 +9,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "save", mixinStandardHelpOptions = true,
-    description = "Stream a snapshot from a healthy voter to <prefix>/<name>.db in the store.")
+    description = "Stream a snapshot from the leader (else the voter furthest along) to <prefix>/<name>.db in the store.")
 final class SaveCommand extends SnapshotCommand.Run {
 
   @Mixin
