@@ -40,7 +40,7 @@ class InvalidSpecTableTest {
         row("disk volume under the floor", "storage: {size: 64Mi}", "spec.storage.size"),
         row("memory volume under the floor", "storage: {size: 100Mi, medium: Memory}", "spec.storage.size"),
         row("size that is no quantity", "storage: {size: lots}", "spec.storage.size"),
-        row("quota under the floor", "options: {quotaBackendBytes: 1048576}", "spec.options.quotaBackendBytes"),
+        row("quota under the floor", "options: {quotaBackendBytes: 8388607}", "spec.options.quotaBackendBytes"),
         row("label key with a space", "additionalMetadata: {labels: {'team name': a}}",
             "spec.additionalMetadata.labels key 'team name'"),
         row("label key with two slashes", "additionalMetadata: {labels: {'a/b/c': x}}",
@@ -84,7 +84,7 @@ class InvalidSpecTableTest {
   void theValidSpecAndTheLimitsThemselvesAreAccepted() {
     assertThat(Refusals.of(with("replicas: 3").getSpec(), new EtcdClusterStatus())).isEmpty();
     for (String atLimit : List.of("replicas: 7", "storage: {size: 128Mi}", "storage: {size: 128Mi, medium: Memory}",
-        "options: {quotaBackendBytes: 16777216}", "options: {quotaBackendBytes: 0}", "version: 3.5.999999999",
+        "options: {quotaBackendBytes: 8388608}", "options: {quotaBackendBytes: 0}", "version: 3.5.999999999",
         "additionalMetadata: {labels: {'example.com/team': infra, empty: ''}, annotations: {'note': 'any text'}}",
         "resources: {requests: {cpu: 500m, memory: 1Gi}, limits: {cpu: '1', memory: 1Gi}}")) {
       assertThat(Refusals.of(with(atLimit).getSpec(), new EtcdClusterStatus())).as(atLimit).isEmpty();
