@@ -189,7 +189,8 @@ public final class Main implements Callable<Integer> {
         ? Set.of(io.javaoperatorsdk.operator.api.reconciler.Constants.WATCH_ALL_NAMESPACES)
         : Set.copyOf(config.watchNamespaces());
     register(operator, new EtcdClusterReconciler(new ClusterReconcile(client, dialer, events, metrics, clock,
-        io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain())), namespaces);
+        io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain()), client, events,
+        clock), namespaces);
     register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock, agent)),
         namespaces);
     Optional<String> image = agent.map(AgentImage::image);

@@ -2,6 +2,7 @@ package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
@@ -74,6 +75,7 @@ public class EtcdClusterSpec {
   @SpecReplicas
   @Default("3")
   @Min(0)
+  @Max(EtcdOperatorApi.MAX_REPLICAS)
   private Integer replicas;
 
   @Required

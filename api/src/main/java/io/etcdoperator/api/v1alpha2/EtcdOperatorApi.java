@@ -14,6 +14,14 @@ public final class EtcdOperatorApi {
   public static final String LABEL_ROLE = RESERVED_PREFIX + "role";
   public static final String ROLE_VOTER = "voter";
 
+  /**
+   * The longest EtcdCluster name: the client Service ({@code <name>-client}) is a DNS label of at most 63 characters,
+   * which also keeps member names ({@code <name>-} plus 5 generated characters) whole.
+   */
+  public static final int MAX_CLUSTER_NAME = 56;
+  /** The most voters a cluster may ask for: etcd's guidance is at most 7, since every write waits for a majority. */
+  public static final int MAX_REPLICAS = 7;
+
   public static final String MEMBER_FINALIZER = RESERVED_PREFIX + "member-cleanup";
 
   /** On an EtcdMember: the Service its DNS names hang off; defaults to the cluster name. */

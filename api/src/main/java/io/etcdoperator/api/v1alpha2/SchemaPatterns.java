@@ -3,7 +3,8 @@ package io.etcdoperator.api.v1alpha2;
 /** Regular expressions used in the CRD schemas. */
 final class SchemaPatterns {
 
-  static final String ETCD_VERSION = "^\\d+\\.\\d+\\.\\d+$";
+  // at most 9 digits a number, so each fits a Java int and a Go int32
+  static final String ETCD_VERSION = "^\\d{1,9}\\.\\d{1,9}\\.\\d{1,9}$";
 
   static final String COMPACTION_RETENTION = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$|^[0-9]+$";
 

@@ -69,13 +69,13 @@ public final class CrdValidator {
   }
 
   public List<Violation> create(String yaml) {
-    List<Violation> violations = admit(defaulted(yaml), null);
+    List<Violation> violations = admit(named(defaulted(yaml)), null);
     CrossCheck.compare(schema, null, yaml, violations);
     return violations;
   }
 
   public List<Violation> update(String oldYaml, String newYaml) {
-    List<Violation> violations = admit(defaulted(newYaml), defaulted(oldYaml));
+    List<Violation> violations = admit(named(defaulted(newYaml)), named(defaulted(oldYaml)));
     CrossCheck.compare(schema, oldYaml, newYaml, violations);
     return violations;
   }
@@ -88,6 +88,14 @@ public final class CrdValidator {
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("test object is not valid YAML", e);
     }
+  }
+
+  /** The API server names an object before it validates it; a test object without a name gets one, as there. */
+  private static Map<String, Object> named(Map<String, Object> object) {
+    Map<String, Object> metadata = new LinkedHashMap<>(asMap(object.getOrDefault("metadata", Map.of())));
+    metadata.putIfAbsent("name", "c1");
+    object.put("metadata", metadata);
+    return object;
   }
 
   /** Rules (as "rule | message") that no admission so far has seen both accept and reject an object. */

@@ -122,13 +122,13 @@ public final class ServerAdmission implements AutoCloseable {
   /** The object as the server admits it on create: spec through the resource, then status through /status. */
   public Verdict create(CrdSchema schema, Map<String, Object> object) {
     ensureInstalled(schema);
-    return store(schema, object, "c" + objects.incrementAndGet());
+    return store(schema, object, nameOf(object).orElse("c" + objects.incrementAndGet()));
   }
 
   /** Stores {@code old} (which must be accepted), then replaces it with {@code object}, status included. */
   public Verdict update(CrdSchema schema, Map<String, Object> old, Map<String, Object> object) {
     ensureInstalled(schema);
-    String name = "u" + objects.incrementAndGet();
+    String name = nameOf(old).orElse("u" + objects.incrementAndGet());
     Verdict stored = store(schema, old, name);
     if (!stored.accepted()) {
       throw new AssertionError("the 1.36 API server refused the stored object of an update case: " + stored
@@ -173,6 +173,12 @@ public final class ServerAdmission implements AutoCloseable {
       }
       installed.add(name);
     }
+  }
+
+  /** A case that sets metadata.name (a rule reads it) keeps its name; the others get a fresh one. */
+  private static java.util.Optional<String> nameOf(Map<String, Object> object) {
+    return java.util.Optional.ofNullable(asMap(object.getOrDefault("metadata", Map.of())).get("name"))
+        .map(String::valueOf);
   }
 
   private Map<String, Object> identified(CrdSchema schema, Map<String, Object> object, String name) {

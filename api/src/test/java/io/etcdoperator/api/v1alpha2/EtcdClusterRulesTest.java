@@ -93,6 +93,26 @@ class EtcdClusterRulesTest {
     }
 
     @Test
+    void versionNumbersHaveAtMostNineDigits() {
+      assertRejected(CRD.create("spec: {version: 3.5.99999999999999999999}"), "spec.version", "must match");
+      assertAccepted(CRD.create("spec: {version: 3.5.999999999}"));
+    }
+
+    @Test
+    void replicasHaveAnUpperBound() {
+      assertRejected(CRD.create("spec: {version: 3.6.11, replicas: 8}"), "spec.replicas", "less than or equal to 7");
+      assertAccepted(CRD.create("spec: {version: 3.6.11, replicas: 7}"));
+    }
+
+    @Test
+    void nameLeavesRoomForTheClientService() {
+      String longest = "a".repeat(EtcdOperatorApi.MAX_CLUSTER_NAME);
+      assertAccepted(CRD.create("metadata: {name: " + longest + "}\n" + PLAIN));
+      assertRejected(CRD.create("metadata: {name: " + longest + "b}\n" + PLAIN), "",
+          "metadata.name must be at most 56 characters");
+    }
+
+    @Test
     void pausingAMemoryClusterIsRefused() {
       assertRejected(CRD.create(MEMORY + "  replicas: 0\n"), "spec", "replicas cannot be 0 with storage.medium Memory");
       assertAccepted(CRD.create(MEMORY + "  replicas: 1\n"));

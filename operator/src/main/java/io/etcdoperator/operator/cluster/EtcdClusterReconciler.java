@@ -19,7 +19,13 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.planner.Refusal;
+import io.etcdoperator.operator.planner.Refusals;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.util.List;
@@ -36,9 +42,11 @@ import java.util.List;
 public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   private final ClusterReconcile pass;
+  private final DegradedStatus degraded;
 
-  public EtcdClusterReconciler(ClusterReconcile pass) {
+  public EtcdClusterReconciler(ClusterReconcile pass, KubernetesClient client, EventRecorder events, Clock clock) {
     this.pass = pass;
+    this.degraded = new DegradedStatus(client, events, clock);
   }
 
   @Override
@@ -73,10 +81,27 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).withItemStore(new LeanItemStore<>()).build(), context);
   }
 
+  /** A name Kubernetes cannot derive object names from is refused before the pass: it never changes. */
   @Override
   public UpdateControl<EtcdCluster> reconcile(EtcdCluster resource, Context<EtcdCluster> context) {
-    var next = pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName());
+    String namespace = resource.getMetadata().getNamespace();
+    String name = resource.getMetadata().getName();
+    List<Refusal> refused = Refusals.ofName(name);
+    if (!refused.isEmpty()) {
+      degraded.refuse(namespace, name, "spec refused, nothing created: "
+          + String.join("; ", refused.stream().map(Refusal::message).toList()));
+      return UpdateControl.noUpdate();
+    }
+    var next = pass.reconcile(namespace, name);
     UpdateControl<EtcdCluster> control = UpdateControl.noUpdate();
     return next.map(d -> control.rescheduleAfter(d)).orElse(control);
+  }
+
+  /** A pass that throws says so in Degraded=True/ReconcileFailed; JOSDK still retries it with back-off. */
+  @Override
+  public ErrorStatusUpdateControl<EtcdCluster> updateErrorStatus(EtcdCluster resource, Context<EtcdCluster> context,
+      Exception e) {
+    degraded.failed(resource.getMetadata().getNamespace(), resource.getMetadata().getName(), e);
+    return ErrorStatusUpdateControl.noStatusUpdate();
   }
 }

@@ -4,6 +4,7 @@ import io.etcdoperator.api.v1alpha2.AuthSpec;
 import io.etcdoperator.api.v1alpha2.BootstrapSpec;
 import io.etcdoperator.api.v1alpha2.ClientTls;
 import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.api.v1alpha2.PeerTls;
 import io.etcdoperator.api.v1alpha2.SnapshotLocation;
@@ -13,6 +14,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The CRD's validation rules, checked again by the operator: servers older than 1.25 drop CEL rules silently, so the
@@ -20,8 +22,11 @@ import java.util.Objects;
  */
 public final class SpecRules {
 
-  private static final String VERSION = "^\\d+\\.\\d+\\.\\d+$";
-  private static final BigDecimal MIN_MEMORY = BigDecimal.valueOf(128L * 1024 * 1024);
+  private static final String VERSION = "^\\d{1,9}\\.\\d{1,9}\\.\\d{1,9}$";
+  /** One 64 MiB write-ahead-log segment, preallocated, plus as much again for the backend (docs/api.md). */
+  static final BigDecimal MIN_VOLUME = BigDecimal.valueOf(128L * 1024 * 1024);
+  /** The smallest quota seen to work end to end (DefragE2EIT fills and recovers one); smaller is untested. */
+  static final long MIN_QUOTA = 8L * 1024 * 1024;
   private static final java.time.Duration MIN_CERTIFICATE = java.time.Duration.ofMinutes(5);
 
   private SpecRules() {}
@@ -32,10 +37,14 @@ public final class SpecRules {
     int replicas = replicas(spec);
     boolean memory = memory(spec.getStorage());
     if (spec.getVersion() == null || !spec.getVersion().matches(VERSION)) {
-      errors.add("spec.version must look like 3.5.16, got '" + spec.getVersion() + "'");
+      errors.add("spec.version must look like 3.5.16, each number at most 9 digits, got '" + spec.getVersion() + "'");
     }
     if (replicas < 0) {
       errors.add("spec.replicas must not be negative");
+    }
+    if (replicas > EtcdOperatorApi.MAX_REPLICAS) {
+      errors.add("spec.replicas must be at most " + EtcdOperatorApi.MAX_REPLICAS + ", got " + replicas
+          + ": every write waits for a majority of the voters");
     }
     if (spec.getProgressDeadlineSeconds() != null && spec.getProgressDeadlineSeconds() < 1) {
       errors.add("spec.progressDeadlineSeconds must be at least 1");
@@ -43,12 +52,7 @@ public final class SpecRules {
     if (replicas == 0 && memory) {
       errors.add("spec.replicas cannot be 0 with storage.medium Memory: tmpfs data would not survive the pause");
     }
-    if (memory && !positive(size(spec.getStorage()))) {
-      errors.add("spec.storage.size must be greater than 0 with storage.medium Memory");
-    } else if (memory && amount(size(spec.getStorage())).compareTo(MIN_MEMORY) < 0) {
-      errors.add("spec.storage.size must be at least 128Mi with storage.medium Memory: etcd preallocates 64 MiB "
-          + "write-ahead-log segments on tmpfs, got " + size(spec.getStorage()));
-    }
+    checkSize(size(spec.getStorage()), memory, errors);
     checkQuota(spec, errors);
     if (spec.getStorage() != null && spec.getStorage().getMedium() != null
         && !spec.getStorage().getMedium().isEmpty() && !memory) {
@@ -57,6 +61,8 @@ public final class SpecRules {
     checkTls(spec, errors);
     checkAuth(spec, errors);
     checkBootstrap(spec.getBootstrap(), memory, errors);
+    MetadataRules.check(spec.getAdditionalMetadata(), errors);
+    ResourceRules.check("spec.resources", spec.getResources(), errors);
     return errors;
   }
 
@@ -65,7 +71,8 @@ public final class SpecRules {
     List<String> errors = new ArrayList<>();
     Quantity oldSize = size(latched.getStorage());
     Quantity newSize = size(spec.getStorage());
-    if (oldSize != null && newSize != null && amount(newSize).compareTo(amount(oldSize)) < 0) {
+    if (bytes(oldSize).isPresent() && bytes(newSize).isPresent()
+        && bytes(newSize).get().compareTo(bytes(oldSize).get()) < 0) {
       errors.add("spec.storage.size cannot shrink (" + oldSize + " -> " + newSize + ")");
     }
     if (memory(spec.getStorage()) != memory(latched.getStorage())) {
@@ -98,15 +105,42 @@ public final class SpecRules {
     return storage == null ? null : storage.getSize();
   }
 
-  static BigDecimal amount(Quantity q) {
-    return q.getNumericalAmount();
+  /** The quantity's amount, or empty when it is absent or not a quantity (then it must not throw). */
+  static Optional<BigDecimal> bytes(Quantity q) {
+    try {
+      return q == null ? Optional.empty() : Optional.of(q.getNumericalAmount());
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Equal amounts (1Gi and 1024Mi); quantities that cannot be read are compared as written. */
+  static boolean sameAmount(Quantity a, Quantity b) {
+    Optional<BigDecimal> x = bytes(a);
+    Optional<BigDecimal> y = bytes(b);
+    return x.isPresent() && y.isPresent() ? x.get().compareTo(y.get()) == 0 : Objects.equals(a, b);
   }
 
   private static boolean positive(Quantity q) {
-    try {
-      return q != null && amount(q).signum() > 0;
-    } catch (IllegalArgumentException | ArithmeticException e) {
-      return false;
+    return bytes(q).map(b -> b.signum() > 0).orElse(false);
+  }
+
+  /** Memory or disk, etcd needs room for a preallocated WAL segment and the backend beside it. */
+  private static void checkSize(Quantity size, boolean memory, List<String> errors) {
+    if (size == null) {
+      return;
+    }
+    Optional<BigDecimal> amount = bytes(size);
+    if (amount.isEmpty()) {
+      errors.add("spec.storage.size '" + size + "' is not a quantity");
+    } else if (memory && amount.get().signum() <= 0) {
+      errors.add("spec.storage.size must be greater than 0 with storage.medium Memory");
+    } else if (memory && amount.get().compareTo(MIN_VOLUME) < 0) {
+      errors.add("spec.storage.size must be at least 128Mi with storage.medium Memory: etcd preallocates 64 MiB "
+          + "write-ahead-log segments on tmpfs, got " + size);
+    } else if (amount.get().compareTo(MIN_VOLUME) < 0) {
+      errors.add("spec.storage.size must be at least 128Mi: etcd preallocates 64 MiB write-ahead-log segments and "
+          + "keeps its backend beside them, got " + size);
     }
   }
 
@@ -118,8 +152,11 @@ public final class SpecRules {
   private static void checkQuota(EtcdClusterSpec spec, List<String> errors) {
     Long quota = spec.getOptions() == null ? null : spec.getOptions().getQuotaBackendBytes();
     Quantity volume = size(spec.getStorage());
-    if (quota != null && volume != null && positive(volume)
-        && BigDecimal.valueOf(quota).compareTo(amount(volume)) > 0) {
+    if (quota != null && quota > 0 && quota < MIN_QUOTA) {
+      errors.add("spec.options.quotaBackendBytes must be 0 (etcd's default) or at least 8Mi (" + MIN_QUOTA
+          + "), got " + quota + ": a smaller backend leaves etcd's own records little room and is untested");
+    }
+    if (quota != null && positive(volume) && BigDecimal.valueOf(quota).compareTo(bytes(volume).orElseThrow()) > 0) {
       errors.add("spec.options.quotaBackendBytes (" + quota + ") must not exceed spec.storage.size (" + volume
           + "): etcd would fill the volume before its space alarm fires");
     }

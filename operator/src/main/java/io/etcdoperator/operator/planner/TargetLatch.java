@@ -105,7 +105,7 @@ public final class TargetLatch {
     StorageSpec b = storageOrDefault(latched.getStorage());
     return SpecRules.replicas(spec) == (latched.getReplicas() == null ? 3 : latched.getReplicas())
         && Objects.equals(spec.getVersion(), latched.getVersion())
-        && SpecRules.amount(a.getSize()).compareTo(SpecRules.amount(b.getSize())) == 0
+        && SpecRules.sameAmount(a.getSize(), b.getSize())
         && Objects.equals(medium(a), medium(b))
         && Objects.equals(spec.getResources(), latched.getResources())
         && Objects.equals(spec.getAdditionalMetadata(), latched.getAdditionalMetadata())

@@ -16,7 +16,8 @@ public final class VersionPolicy {
   /** A semantic etcd version; only major.minor.patch is accepted. */
   public record EtcdVersion(int major, int minor, int patch) implements Comparable<EtcdVersion> {
 
-    private static final Pattern FORM = Pattern.compile("^v?(\\d+)\\.(\\d+)\\.(\\d+)$");
+    // at most 9 digits a number: each fits an int, so no version text can make parsing throw
+    private static final Pattern FORM = Pattern.compile("^v?(\\d{1,9})\\.(\\d{1,9})\\.(\\d{1,9})$");
 
     public static Optional<EtcdVersion> parse(String text) {
       Matcher m = text == null ? null : FORM.matcher(text.strip());

@@ -9,6 +9,7 @@ public enum Reason {
   SPEC_CHANGED("SpecChanged", "new spec latched as target"),
   RETRY_AFTER_DEADLINE("RetryAfterDeadline", "spec changed after the deadline; new target latched"),
   INVALID_SPEC("InvalidSpec", "spec change refused; the latched target is kept"),
+  RECONCILE_FAILED("ReconcileFailed", "a pass failed with an error; it is retried with back-off"),
   PAUSED("Paused", "cluster is paused (replicas: 0)"),
   PAUSED_FROM_START("Paused", "cluster declared paused from the start; not bootstrapping"),
   BOOTSTRAPPING("Bootstrapping", "creating the seed member"),

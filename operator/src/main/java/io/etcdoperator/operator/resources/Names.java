@@ -4,6 +4,7 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Every name and DNS name the operator generates, in one place. */
@@ -12,6 +13,11 @@ public final class Names {
   public static final int CLIENT_PORT = 2379;
   public static final int PEER_PORT = 2380;
   public static final int METRICS_PORT = 2381;
+  /** Kubernetes' limit on names that are DNS labels: Service names, Pod host names, label values. */
+  public static final int DNS_LABEL = 63;
+  /** How many characters the API server appends to a generateName prefix. */
+  static final int GENERATED_SUFFIX = 5;
+  private static final String CLIENT_SUFFIX = "-client";
 
   private Names() {}
 
@@ -20,7 +26,7 @@ public final class Names {
   }
 
   public static String clientService(EtcdCluster cluster) {
-    return cluster.getMetadata().getName() + "-client";
+    return cluster.getMetadata().getName() + CLIENT_SUFFIX;
   }
 
   public static String disruptionBudget(EtcdCluster cluster) {
@@ -29,6 +35,18 @@ public final class Names {
 
   public static String memberPrefix(EtcdCluster cluster) {
     return cluster.getMetadata().getName() + "-";
+  }
+
+  /**
+   * Every name made from a cluster's that must be a DNS label, keyed by what it names. A member's generated name is
+   * shown with x for the random characters; past 63 the API server would cut the prefix and lose the cluster name.
+   */
+  public static Map<String, String> dnsLabelsOf(String cluster) {
+    Map<String, String> names = new LinkedHashMap<>();
+    names.put("headless Service", cluster);
+    names.put("client Service", cluster + CLIENT_SUFFIX);
+    names.put("member (Pod host name)", cluster + "-" + "x".repeat(GENERATED_SUFFIX));
+    return names;
   }
 
   public static String dataPvc(String member) {
