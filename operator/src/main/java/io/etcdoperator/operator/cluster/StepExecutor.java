@@ -183,6 +183,11 @@ public class StepExecutor {
         yield changed(cluster, s.reason(), "the cluster runs from " + s.member() + " alone; "
             + (s.inPlace() ? "" : "restarting it without --force-new-cluster, ") + "new members join as learners");
       }
+      case Step.ClearRecoveryRequest s -> {
+        recordRecoverySource(cluster, null);
+        yield changed(cluster, s.reason(), "the cluster already runs from " + s.member() + " alone; "
+            + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + " consumed");
+      }
       case Step.ReleaseAllMembers s -> {
         s.members().forEach(m -> {
           volumes.release(cluster, observation.member(m));

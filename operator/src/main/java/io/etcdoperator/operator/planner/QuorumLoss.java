@@ -37,7 +37,7 @@ final class QuorumLoss {
           + "place (the operator runs without its own image): a new Pod with --force-new-cluster would lose the data");
     }
     if (recovery.flagged().isEmpty()) {
-      return start(observed, survivor.get());
+      return finished(observed, survivor.get()).or(() -> start(observed, survivor.get()));
     }
     if (!(observed.etcd() instanceof EtcdView.Reached reached)) {
       return Optional.of(new Step.Wait(Reason.QUORUM_RECOVERY, "waiting for " + recovery.from()
@@ -125,6 +125,22 @@ final class QuorumLoss {
       return refuse(survivor.name() + " has no Pod; its volume must be attached to restart from it");
     }
     return Optional.of(new Step.ForceNewCluster(survivor.name(), survivor.memory()));
+  }
+
+  /**
+   * The survivor already runs alone and nothing else is left: an EndForceNewCluster cut short after its first write
+   * (the mark is gone). Its Pod still built with the flag restarts; otherwise only the request is consumed.
+   */
+  private static Optional<Step> finished(ObservedCluster observed, ObservedMember survivor) {
+    if (!(observed.etcd() instanceof EtcdView.Reached reached) || observed.members().size() != 1
+        || reached.membership().members().size() != 1
+        || !reached.membership().members().getFirst().peerUrls().contains(survivor.peerUrl())) {
+      return Optional.empty();
+    }
+    if (!survivor.memory() && survivor.outdated().isPresent()) {
+      return Optional.of(new Step.EndForceNewCluster(survivor.name(), false));
+    }
+    return Optional.of(new Step.ClearRecoveryRequest(survivor.name()));
   }
 
   private static Optional<Step> refuse(String why) {

@@ -303,6 +303,13 @@ public sealed interface Step {
     }
   }
 
+  /** The force-new-cluster-from annotation goes: the cluster already runs from {@code member} alone. */
+  record ClearRecoveryRequest(String member) implements Step {
+    public Reason reason() {
+      return Reason.QUORUM_RECOVERED;
+    }
+  }
+
   /** Nothing to do now; look again after {@code recheck}. */
   record Wait(Reason reason, String detail, Duration recheck) implements Step {}
 

@@ -9,6 +9,7 @@ import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.Maintenance.QuorumRecovery;
 import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -145,5 +146,19 @@ class QuorumLossTest {
   void theOldMembershipStillListedMeansTheFlagHasNotTakenEffect() {
     Observations o = cluster().voter("a").voter("b").voter("c").leader("a").maintenance(asked("a", "a"));
     assertThat(((Step.Wait) planner.next(o.build(), 3)).detail()).contains("still lists 3 members");
+  }
+
+  /** EndForceNewCluster removes the mark, restarts the Pod, removes the annotation: a crash after any write resumes. */
+  @Test
+  void anEndCutShortResumesWhereItStopped() {
+    EtcdView alone = new EtcdView.Reached(new Membership(Observations.CLUSTER,
+        List.of(new Member(id("a"), "a", List.of(peer("a")), List.of(), false))));
+    Observations markGone = cluster().voter("a").etcdView(alone).outdated("a", RestartReason.SPEC_CHANGED)
+        .maintenance(asked("a", null));
+    assertThat(planner.next(markGone.build(), 3)).isEqualTo(new Step.EndForceNewCluster("a", false));
+    Observations restarted = cluster().voter("a").etcdView(alone).maintenance(asked("a", null));
+    assertThat(planner.next(restarted.build(), 3)).isEqualTo(new Step.ClearRecoveryRequest("a"));
+    Observations withOthers = cluster().voter("a").voter("b").voter("c").leader("a").maintenance(asked("a", null));
+    assertThat(planner.next(withOthers.build(), 3).reason()).isEqualTo(Reason.QUORUM_RECOVERY_REFUSED);
   }
 }
