@@ -157,7 +157,7 @@ public class ClusterObserver {
       Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod).filter(p -> !MemberPods.ready(p))
           .map(p -> down.get(p.getSpec().getNodeName()));
       out.add(evidence.note(cluster, toObserved(m, uid, pod, why, endpoint, servesBeforeProbe(m, pod, endpoint, now),
-          volumeBehind(pvc, target), nodeDown), now));
+          volumeBehind(pvc, target), nodeDown, unrunnable(pod, progressDeadline(cluster))), now));
     }
     evidence.retain(cluster, members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet()));
     return out;
@@ -398,9 +398,38 @@ public class ClusterObserver {
     return created != null && Instant.parse(created).plus(ClusterPlanner.LEARNER_START_WINDOW).isAfter(now);
   }
 
+  /**
+   * A Pod the scheduler cannot place (no node fits, its volume is bound to a node that is gone, its claim is not
+   * bound): since the PodScheduled condition turned False. An image that cannot be pulled is not this: a new member
+   * would meet it too.
+   */
+  static Optional<ObservedMember.Unrunnable> unrunnable(Pod pod, java.time.Duration allowed) {
+    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
+        || !"Pending".equals(pod.getStatus().getPhase()) || pod.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return pod.getStatus().getConditions().stream()
+        .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()))
+        .findFirst()
+        .map(c -> new ObservedMember.Unrunnable(c.getReason() + ": " + c.getMessage(),
+            Instant.parse(Optional.ofNullable(c.getLastTransitionTime())
+                .orElse(pod.getMetadata().getCreationTimestamp())), allowed));
+  }
+
+  private static java.time.Duration progressDeadline(EtcdCluster cluster) {
+    Integer seconds = cluster.getSpec().getProgressDeadlineSeconds();
+    return java.time.Duration.ofSeconds(seconds == null ? 600 : seconds);
+  }
+
   static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
       Optional<EndpointStatus> endpoint, boolean serving, boolean volumeBehind,
       Optional<ObservedMember.NodeDown> nodeDown) {
+    return toObserved(m, clusterUid, pod, outdated, endpoint, serving, volumeBehind, nodeDown, Optional.empty());
+  }
+
+  static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
+      Optional<EndpointStatus> endpoint, boolean serving, boolean volumeBehind,
+      Optional<ObservedMember.NodeDown> nodeDown, Optional<ObservedMember.Unrunnable> unrunnable) {
     var status = m.getStatus();
     String created = m.getMetadata().getCreationTimestamp();
     boolean memory = MemberPods.memoryBacked(m.getSpec());
@@ -429,7 +458,8 @@ public class ClusterObserver {
         nodeDown,
         EtcdGuard.restartsInPlace(pod),
         pod != null && MemberPods.ready(pod),
-        Optional.empty());
+        Optional.empty(),
+        unrunnable);
   }
 
   private static boolean hasPod(EtcdMember m) {

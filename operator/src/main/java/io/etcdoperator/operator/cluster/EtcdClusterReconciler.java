@@ -23,7 +23,7 @@ import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.Refusal;
-import io.etcdoperator.operator.planner.Refusals;
+import io.etcdoperator.operator.resources.NameRules;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
@@ -86,7 +86,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   public UpdateControl<EtcdCluster> reconcile(EtcdCluster resource, Context<EtcdCluster> context) {
     String namespace = resource.getMetadata().getNamespace();
     String name = resource.getMetadata().getName();
-    List<Refusal> refused = Refusals.ofName(name);
+    List<Refusal> refused = NameRules.check(name).stream().map(Refusal::invalid).toList();
     if (!refused.isEmpty()) {
       degraded.refuse(namespace, name, "spec refused, nothing created: "
           + String.join("; ", refused.stream().map(Refusal::message).toList()));

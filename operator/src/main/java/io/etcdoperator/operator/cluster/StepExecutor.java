@@ -231,6 +231,9 @@ public class StepExecutor {
       case Step.ReplaceNodeLostMember s -> replaceMember(cluster, s.member(), s.reason(), "member " + s.member()
           + ": node " + s.node() + " not Ready for " + s.notReadyFor().toSeconds() + " s; deleting it: its finalizer "
           + "removes it from etcd and a new member joins as a learner on a Ready node; its volume is kept", observation);
+      case Step.ReplaceUnrunnableMember s -> replaceMember(cluster, s.member(), s.reason(), "voter " + s.member()
+          + "'s Pod could not be scheduled for " + s.pendingFor().toSeconds() + " s (" + s.why() + "); deleting it: "
+          + "its finalizer removes it from etcd and a new member joins as a learner; its volume is kept", observation);
       case Step.ForceDeletePod s -> {
         client.pods().inNamespace(ns(cluster)).withName(s.pod()).withGracePeriod(0).delete();
         events.warning(cluster, s.reason(), "Pod " + s.pod() + " of a removed member stayed on node " + s.node()

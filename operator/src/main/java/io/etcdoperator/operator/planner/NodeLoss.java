@@ -30,6 +30,10 @@ final class NodeLoss {
     if (stranded.isPresent()) {
       return Optional.of(new Step.ForceDeletePod(stranded.get().pod(), stranded.get().node().node()));
     }
+    Optional<Step> unrunnable = unrunnable(observed, membership);
+    if (unrunnable.isPresent()) {
+      return unrunnable;
+    }
     Optional<ObservedMember> down = observed.running().stream().filter(m -> m.nodeDown().isPresent())
         .min(Comparator.comparing((ObservedMember m) -> m.nodeDown().get().since()).thenComparing(ObservedMember::name));
     if (down.isEmpty()) {
@@ -50,6 +54,35 @@ final class NodeLoss {
           ClusterPlanner.LONG));
     }
     return Optional.of(new Step.ReplaceNodeLostMember(member.name(), node.node(), notReadyFor));
+  }
+
+  /**
+   * A voter whose Pod the scheduler has not placed for the cluster's progress deadline (its volume's node is gone,
+   * no node fits) is replaced while quorum allows; its volume is kept. Before that it is only reported.
+   */
+  private static Optional<Step> unrunnable(ObservedCluster observed, Membership membership) {
+    Optional<ObservedMember> stuck = observed.running().stream()
+        .filter(m -> !m.ready() && m.unrunnable().isPresent())
+        .filter(m -> ClusterPlanner.etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
+        .min(Comparator.comparing((ObservedMember m) -> m.unrunnable().get().since())
+            .thenComparing(ObservedMember::name));
+    if (stuck.isEmpty()) {
+      return Optional.empty();
+    }
+    ObservedMember member = stuck.get();
+    ObservedMember.Unrunnable pending = member.unrunnable().get();
+    Duration pendingFor = Duration.between(pending.since(), observed.observedAt());
+    String what = "voter " + member.name() + "'s Pod cannot run for " + pendingFor.toSeconds() + " s ("
+        + pending.why() + ")";
+    if (pendingFor.compareTo(pending.allowed()) < 0) {
+      return Optional.of(new Step.Wait(Reason.POD_UNSCHEDULABLE, what + "; replaced after "
+          + pending.allowed().toSeconds() + " s (progressDeadlineSeconds) while quorum allows", ClusterPlanner.LONG));
+    }
+    if (!ClusterPlanner.quorumSurvivesRemoval(member, observed, membership)) {
+      return Optional.of(new Step.Wait(Reason.QUORUM_AT_RISK, what + "; it cannot be removed without losing quorum",
+          ClusterPlanner.LONG));
+    }
+    return Optional.of(new Step.ReplaceUnrunnableMember(member.name(), pending.why(), pendingFor));
   }
 
   private static boolean past(ObservedMember.NodeDown node, ObservedCluster observed) {

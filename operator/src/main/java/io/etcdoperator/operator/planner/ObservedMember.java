@@ -27,6 +27,8 @@ import java.util.Optional;
  * @param podReady its own Pod (found by owner reference) reports Ready, whatever the member's condition says
  * @param evidence since when, and at which restart count, this operator has seen the member's current sign of lost
  *     data ({@code podLost} or a {@code broken} that lost data); a destructive step needs it seen twice
+ * @param unrunnable its Pod has not been able to run (Pending: unschedulable, its volume not bound) since when, and
+ *     how long that may last (the cluster's progressDeadlineSeconds)
  */
 public record ObservedMember(
     String name,
@@ -51,7 +53,8 @@ public record ObservedMember(
     Optional<NodeDown> nodeDown,
     boolean restartsInPlace,
     boolean podReady,
-    Optional<Evidence> evidence) {
+    Optional<Evidence> evidence,
+    Optional<Unrunnable> unrunnable) {
 
   /**
    * A broken etcd container: it lost its data, or it crash-loops; what its last run said. {@code proven}: the loss is
@@ -65,6 +68,9 @@ public record ObservedMember(
   /** When this operator first saw the member's current sign of lost data, and its etcd container's restarts then. */
   public record Evidence(Instant since, int restartsThen) {}
 
+  /** Its Pod is Pending since {@code since} for {@code why}; after {@code allowed} the member is replaced. */
+  public record Unrunnable(String why, Instant since, java.time.Duration allowed) {}
+
   /** As observed with its Pod's readiness taken from the member's, and no sign of loss seen before this pass. */
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
       boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
@@ -73,7 +79,7 @@ public record ObservedMember(
       Optional<NodeDown> nodeDown, boolean restartsInPlace) {
     this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
         memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown, restartsInPlace, ready,
-        Optional.empty());
+        Optional.empty(), Optional.empty());
   }
 
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
@@ -116,14 +122,14 @@ public record ObservedMember(
   public ObservedMember restarting() {
     return new ObservedMember(name, created, seed, pending, dormant, deleting, false, hasPod, voterMark, memberId,
         peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
-        restartsInPlace, false, evidence);
+        restartsInPlace, false, evidence, unrunnable);
   }
 
   /** This member with what earlier passes saw of its sign of lost data. */
   public ObservedMember withEvidence(Optional<Evidence> seen) {
     return new ObservedMember(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId,
         peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
-        restartsInPlace, podReady, seen);
+        restartsInPlace, podReady, seen, unrunnable);
   }
 
   /** Its data is gone by what this pass sees: a memory member's Pod, or its etcd container says so. */

@@ -32,11 +32,6 @@ public final class Refusals {
     return out;
   }
 
-  /** The cluster's name: fixed at creation, so a refused name keeps the cluster from ever being bootstrapped. */
-  public static List<Refusal> ofName(String name) {
-    return NameRules.check(name).stream().map(Refusal::invalid).toList();
-  }
-
   /**
    * Clusters taken over from cozystack's operator have no tls, auth or bootstrap in status.observed (it does not
    * latch them): take them from the spec once. Ours always reported a running version by then, theirs never does.

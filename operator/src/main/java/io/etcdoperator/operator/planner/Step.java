@@ -303,6 +303,13 @@ public sealed interface Step {
     }
   }
 
+  /** A voter whose Pod could not be scheduled for the progress deadline is deleted; a new member replaces it. */
+  record ReplaceUnrunnableMember(String member, String why, Duration pendingFor) implements Step {
+    public Reason reason() {
+      return Reason.POD_UNSCHEDULABLE;
+    }
+  }
+
   /** The force-new-cluster-from annotation goes: the cluster already runs from {@code member} alone. */
   record ClearRecoveryRequest(String member) implements Step {
     public Reason reason() {

@@ -39,6 +39,8 @@ public enum Reason {
   FOREIGN_MEMBER("ForeignMember", "a member is not controlled by this cluster; refusing to adopt it"),
   ALL_MEMBERS_LOST("AllMembersLost", "every member is gone; the data cannot be recovered in place"),
   CLUSTER_RESET("ClusterReset", "every member had lost its data; an empty cluster is bootstrapped as a person asked"),
+  POD_UNSCHEDULABLE("PodUnschedulable",
+      "a voter's Pod cannot be scheduled; it is replaced after progressDeadlineSeconds while quorum allows"),
   LABELS_RESTORED("LabelsRestored", "the operator's labels on a member Pod were edited away and are restored"),
   VOLUME_RETAINED("VolumeRetained", "a replaced member's volume is released and kept until a person deletes it"),
   DEADLINE_EXCEEDED("DeadlineExceeded", "could not reach the target within the progress deadline"),

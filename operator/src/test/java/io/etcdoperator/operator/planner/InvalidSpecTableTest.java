@@ -6,6 +6,7 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdClusterStatus;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.resources.NameRules;
 import io.etcdoperator.operator.resources.Names;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
@@ -114,7 +115,7 @@ class InvalidSpecTableTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("badNames")
   void aNameKubernetesCannotDeriveObjectNamesFromIsRefused(String name, String because) {
-    assertThat(Refusals.ofName(name)).singleElement().satisfies(r -> {
+    assertThat(NameRules.check(name).stream().map(Refusal::invalid).toList()).singleElement().satisfies(r -> {
       assertThat(r.reason()).isEqualTo(Reason.INVALID_SPEC);
       assertThat(r.message()).startsWith("metadata.name").contains(because);
     });
@@ -134,7 +135,7 @@ class InvalidSpecTableTest {
   void theLongestNameFitsEveryDerivedNameAndIsTheCrdsLimit() {
     String longest = "a".repeat(NameRules.longest());
 
-    assertThat(Refusals.ofName(longest)).isEmpty();
+    assertThat(NameRules.check(longest)).isEmpty();
     assertThat(Names.dnsLabelsOf(longest).values()).allSatisfy(n -> assertThat(n).hasSizeLessThanOrEqualTo(63));
     assertThat(Names.dnsLabelsOf(longest + "a").values()).anySatisfy(n -> assertThat(n).hasSizeGreaterThan(63));
     assertThat(NameRules.longest()).as("the CRD's CEL rule").isEqualTo(EtcdOperatorApi.MAX_CLUSTER_NAME);

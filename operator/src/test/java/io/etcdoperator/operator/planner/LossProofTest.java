@@ -121,4 +121,19 @@ class LossProofTest {
         .outdated("c", RestartReason.SPEC_CHANGED).broken("c", false).at(NOW);
     assertThat(planner.next(fixed.build(), 3)).isEqualTo(new Step.RestartMember("c", RestartReason.SPEC_CHANGED));
   }
+
+  @Test
+  void aVoterWhosePodCannotBeScheduledIsReplacedOnlyAfterTheProgressDeadline() {
+    Observations early = cluster().voter("a").voter("b").unreadyVoter("c").leader("a")
+        .unschedulable("c", NOW.minusSeconds(60)).at(NOW);
+    Step waiting = planner.next(early.build(), 3);
+    assertThat(waiting.reason()).isEqualTo(Reason.POD_UNSCHEDULABLE);
+    assertThat(((Step.Wait) waiting).detail()).contains("60 s").contains("0/3 nodes");
+    Observations late = cluster().voter("a").voter("b").unreadyVoter("c").leader("a")
+        .unschedulable("c", NOW.minusSeconds(601)).at(NOW);
+    assertThat(planner.next(late.build(), 3)).isInstanceOf(Step.ReplaceUnrunnableMember.class);
+    Observations noQuorum = cluster().voter("a").unreadyVoter("b").unreadyVoter("c").leader("a")
+        .unschedulable("c", NOW.minusSeconds(601)).at(NOW);
+    assertThat(planner.next(noQuorum.build(), 3)).isNotInstanceOf(Step.ReplaceUnrunnableMember.class);
+  }
 }

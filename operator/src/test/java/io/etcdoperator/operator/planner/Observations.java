@@ -43,6 +43,7 @@ final class Observations {
   private final List<ObservedCluster.StrandedPod> stranded = new ArrayList<>();
   private final Set<String> firstSeen = new HashSet<>();
   private final Set<String> podReady = new HashSet<>();
+  private final Map<String, ObservedMember.Unrunnable> unrunnable = new HashMap<>();
   private ObservedCluster.Recourse recourse = ObservedCluster.Recourse.NONE;
 
   static Observations cluster() {
@@ -215,6 +216,13 @@ final class Observations {
     return this;
   }
 
+  /** This member's Pod has not been scheduled since {@code since}; the cluster allows ten minutes. */
+  Observations unschedulable(String name, Instant since) {
+    unrunnable.put(name, new ObservedMember.Unrunnable("Unschedulable: 0/3 nodes are available",
+        since, java.time.Duration.ofMinutes(10)));
+    return this;
+  }
+
   Observations recourse(ObservedCluster.Recourse r) {
     recourse = r;
     return this;
@@ -254,7 +262,8 @@ final class Observations {
         m.ready(), m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory,
         lost.contains(m.name()), Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion,
         small.contains(m.name()), Optional.ofNullable(broken.get(m.name())), Optional.ofNullable(nodeDown.get(m.name())),
-        memory && guarded, m.ready() || podReady.contains(m.name()), Optional.empty());
+        memory && guarded, m.ready() || podReady.contains(m.name()), Optional.empty(),
+        Optional.ofNullable(unrunnable.get(m.name())));
     return seen.showsLoss() ? seen.withEvidence(Optional.of(evidence(seen))) : seen;
   }
 

@@ -1,6 +1,5 @@
-package io.etcdoperator.operator.planner;
+package io.etcdoperator.operator.resources;
 
-import io.etcdoperator.operator.resources.Names;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
