@@ -135,7 +135,7 @@ public class StepExecutor {
           + "joins as a learner with a fresh directory; its volume is kept", observation);
       case Step.RemoveStuckLearner s -> replaceMember(cluster, s.member(), s.reason(), "learner " + s.member()
           + " did not come up within 10 minutes; deleting it (its finalizer removes the learner from etcd) so a new "
-          + "member can join", observation);
+          + "member can join (a learner holds only a copy: its volume goes with it)", Optional.empty());
       case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
       case Step.StartQuorumRecovery s -> {
         recordRecoverySource(cluster, s.survivor());
@@ -443,7 +443,13 @@ public class StepExecutor {
    */
   private Outcome replaceMember(EtcdCluster cluster, String member, Reason reason, String message,
       ClusterObserver.Observation observation) {
-    volumes.release(cluster, observation.member(member));
+    return replaceMember(cluster, member, reason, message, observation.member(member));
+  }
+
+  /** {@code keep}: the EtcdMember whose volume is released first; empty for a learner, whose data is only a copy. */
+  private Outcome replaceMember(EtcdCluster cluster, String member, Reason reason, String message,
+      Optional<EtcdMember> keep) {
+    volumes.release(cluster, keep);
     client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member).delete();
     events.warning(cluster, reason, message);
     LOG.atWarn().addKeyValue("member", member).addKeyValue("reason", reason.reason()).log(message);
