@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.HTTPGetActionBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -21,11 +23,14 @@ import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.etcdoperator.operator.planner.ObservedMember;
+import io.etcdoperator.operator.planner.VersionPolicy;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** The Pod of one etcd member. Restricted-PodSecurity compatible; everything comes from the EtcdMember. */
 public final class MemberPods {
@@ -51,14 +56,21 @@ public final class MemberPods {
   }
 
   /**
-   * The hash of what this member's Pod is built from, over the form a restart builds (existing cluster, no restore,
-   * a placeholder image per version, no role label): it changes only when a restart would start something else.
+   * The hash of what etcd runs with in this member's Pod (see {@link Revision#ofMemberPod}), over the form a restart
+   * builds (existing cluster, no restore, no guard, a placeholder image per version): it changes only when a restart
+   * would start etcd differently, never because the operator renders its own decorations differently.
    */
   public static String revision(EtcdMember member) {
     Pod canonical = template(member, "etcd:v" + member.getSpec().getVersion(), true, Optional.empty());
-    canonical.getMetadata().getLabels().remove(EtcdOperatorApi.LABEL_ROLE);
-    return Revision.of(canonical.getMetadata().getLabels(), canonical.getMetadata().getAnnotations(),
-        canonical.getSpec());
+    return Revision.ofMemberPod(canonical, CONTAINER, operatorLabels(member));
+  }
+
+  /** The labels the operator stamps on a member Pod; the user's own (additionalMetadata) are the rest. */
+  static Set<String> operatorLabels(EtcdMember member) {
+    Set<String> keys = new HashSet<>(
+        Labels.member(member.getSpec().getClusterName(), member.getMetadata().getName()).keySet());
+    keys.add(EtcdOperatorApi.LABEL_ROLE);
+    return keys;
   }
 
   private static Pod template(EtcdMember member, String image, boolean existingCluster, Optional<AgentImage> agent) {
@@ -99,8 +111,9 @@ public final class MemberPods {
                 port("metrics", Names.METRICS_PORT))
             .withResources(resources(spec.getResources()))
             .withVolumeMounts(mounts(member, agent.isPresent()))
+            .withStartupProbe(startup(spec.getVersion()).orElse(null))
             .withReadinessProbe(readiness())
-            .withLivenessProbe(liveness())
+            .withLivenessProbe(liveness(spec.getVersion()))
             .withSecurityContext(new SecurityContextBuilder()
                 .withAllowPrivilegeEscalation(false)
                 .withCapabilities(new Capabilities(null, List.of("ALL")))
@@ -273,12 +286,45 @@ public final class MemberPods {
         .build();
   }
 
-  /** Alive while the peer port accepts connections: deliberately not quorum-aware, so quorum loss restarts nothing. */
-  private static Probe liveness() {
+  /** etcd serves /livez from 3.5.11 on: one local serializable read, blind to leader, quorum and alarms. */
+  static boolean servesLivez(String version) {
+    return VersionPolicy.EtcdVersion.parse(version)
+        .map(v -> v.compareTo(new VersionPolicy.EtcdVersion(3, 5, 11)) >= 0).orElse(false);
+  }
+
+  /**
+   * Alive while etcd answers /livez on the plain-HTTP metrics listener (a kubelet cannot present client certificates).
+   * 18 misses, 3 minutes: a defragment blocks local reads and the operator allows one 2 minutes. Older etcd has only
+   * /health, which fails without a leader or on an alarm, so it keeps a TCP check of the peer port.
+   */
+  static Probe liveness(String version) {
+    if (servesLivez(version)) {
+      return new ProbeBuilder().withHttpGet(livez())
+          .withPeriodSeconds(10).withTimeoutSeconds(5).withFailureThreshold(18)
+          .build();
+    }
     return new ProbeBuilder()
         .withNewTcpSocket().withPort(new IntOrString(Names.PEER_PORT)).endTcpSocket()
         .withInitialDelaySeconds(15).withPeriodSeconds(10).withFailureThreshold(3).withTimeoutSeconds(3)
         .build();
+  }
+
+  /**
+   * Up to 10 minutes for the metrics listener to open (etcd opens it after loading its WAL and backend), probed every
+   * second because readiness, which every join waits for, starts only once this passed. Only with /livez.
+   */
+  static Optional<Probe> startup(String version) {
+    if (!servesLivez(version)) {
+      return Optional.empty();
+    }
+    return Optional.of(new ProbeBuilder().withHttpGet(livez())
+        .withPeriodSeconds(1).withTimeoutSeconds(1).withFailureThreshold(600)
+        .build());
+  }
+
+  private static HTTPGetAction livez() {
+    return new HTTPGetActionBuilder().withPath("/livez")
+        .withPort(new IntOrString(Names.METRICS_PORT)).withScheme("HTTP").build();
   }
 
   /** The guard's copy first (it must be in place before anything else runs), then a seed's restore. */

@@ -144,6 +144,45 @@ class MemberPodsTest {
         .extracting(v -> v.getPersistentVolumeClaim().getClaimName()).containsExactly("data-demo-4kq7m");
   }
 
+  /** /livez exists from 3.5.11 on; an older etcd would answer 404 and be killed, so it keeps the TCP check. */
+  @ParameterizedTest
+  @ValueSource(strings = {"3.5.11", "3.5.16", "3.6.0", "3.7.1"})
+  void etcdThatServesLivezIsProbedThereOnThePlainMetricsListener(String version) {
+    var liveness = MemberPods.liveness(version);
+    assertThat(liveness.getHttpGet().getPath()).isEqualTo("/livez");
+    assertThat(liveness.getHttpGet().getScheme()).isEqualTo("HTTP");
+    assertThat(liveness.getHttpGet().getPort().getIntVal()).isEqualTo(Names.METRICS_PORT);
+    assertThat(liveness.getTcpSocket()).isNull();
+    assertThat(MemberPods.startup(version)).hasValueSatisfying(s -> assertThat(s.getHttpGet().getPath()).isEqualTo("/livez"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"3.4.23", "3.5.0", "3.5.10", "not-a-version"})
+  void olderEtcdKeepsTheTcpCheckAndNoStartupProbe(String version) {
+    var liveness = MemberPods.liveness(version);
+    assertThat(liveness.getHttpGet()).isNull();
+    assertThat(liveness.getTcpSocket().getPort().getIntVal()).isEqualTo(Names.PEER_PORT);
+    assertThat(MemberPods.startup(version)).isEmpty();
+  }
+
+  /** A defragment blocks local reads and one may take the operator's 2 minutes; liveness must outlast it. */
+  @Test
+  void livenessOutlastsADefragmentAndStartupOutlastsALongLoad() {
+    var liveness = MemberPods.liveness("3.5.16");
+    assertThat(liveness.getPeriodSeconds() * liveness.getFailureThreshold()).isGreaterThan(120);
+    assertThat(liveness.getTimeoutSeconds()).isLessThan(liveness.getPeriodSeconds());
+    var startup = MemberPods.startup("3.5.16").orElseThrow();
+    assertThat(startup.getPeriodSeconds()).isEqualTo(1);
+    assertThat(startup.getPeriodSeconds() * startup.getFailureThreshold()).isGreaterThanOrEqualTo(600);
+  }
+
+  @Test
+  void aPodOfA35MemberCarriesTheStartupProbe() {
+    Pod pod = MemberPods.build(Fixtures.member("member-seed-plain"), "etcd", false);
+    assertThat(pod.getSpec().getContainers().getFirst().getStartupProbe()).isNotNull();
+    assertThat(pod.getSpec().getContainers().getFirst().getLivenessProbe().getHttpGet().getPath()).isEqualTo("/livez");
+  }
+
   private static Map<String, String> labels(EtcdMember member) {
     return MemberPods.build(member, "etcd", false).getMetadata().getLabels();
   }
