@@ -131,6 +131,7 @@ final class ClusterReport {
     conditions = set(conditions, Conditions.AVAILABLE, health.available(), generation, now);
     conditions = set(conditions, Conditions.PROGRESSING, health.progressing(), generation, now);
     conditions = set(conditions, Conditions.DEGRADED, health.degraded(), generation, now);
+    conditions = set(conditions, Conditions.READY, health.readiness(), generation, now);
     status.setConditions(conditions);
     status.setReadyMembers(health.ready());
     status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));

@@ -21,7 +21,21 @@ public final class ClusterHealth {
    * no linearizable read); {@code broken} counts members that joined and are down, or lost their data.
    */
   public record Report(Verdict available, Verdict degraded, Verdict progressing, int ready, int voters, int learners,
-      int broken) {}
+      int broken) {
+
+    /**
+     * kstatus' summary, for `kubectl wait --for=condition=Ready`, Flux and Argo CD: True only when the latched spec is
+     * fully reached and the cluster is available; otherwise the reason of whatever stands in the way.
+     */
+    public Verdict readiness() {
+      if (available.status() && !progressing.status() && !degraded.status()) {
+        return new Verdict(true, progressing.reason(), "the latched spec is reached and the cluster is available; "
+            + available.message());
+      }
+      Verdict blocking = !available.status() ? available : degraded.status() ? degraded : progressing;
+      return new Verdict(false, blocking.reason(), blocking.message());
+    }
+  }
 
   /**
    * @param step the reason and message of what this pass did or waits for

@@ -45,6 +45,22 @@ class ClusterHealthTest {
     assertThat(r.ready()).isEqualTo(3);
   }
 
+  /** kstatus: Ready only when the latched spec is reached and the cluster available; else whatever stands in the way. */
+  @Test
+  void readyIsTrueOnlyWhenReconciledAndAvailable() {
+    var done = ClusterHealth.assess(voters(3, 3), 3, true, Reason.RECONCILED, "", List.of(), null);
+    assertThat(done.readiness().status()).isTrue();
+    var rolling = ClusterHealth.assess(voters(3, 3), 3, false, Reason.MEMBER_ROLLING, "restarting ma", List.of(), null);
+    assertThat(rolling.available().status()).isTrue();
+    assertThat(rolling.readiness().status()).isFalse();
+    assertThat(rolling.readiness().reason()).isEqualTo(Reason.MEMBER_ROLLING);
+    var oneDown = ClusterHealth.assess(voters(3, 2), 3, false, Reason.MEMBERS_NOT_READY, "", List.of(), null);
+    assertThat(oneDown.readiness().reason()).isEqualTo(Reason.MEMBERS_UNHEALTHY);
+    var noQuorum = ClusterHealth.assess(voters(3, 1), 3, false, Reason.MEMBERS_NOT_READY, "", List.of(), null);
+    assertThat(noQuorum.readiness().status()).isFalse();
+    assertThat(noQuorum.readiness().reason()).isEqualTo(Reason.QUORUM_LOST);
+  }
+
   @Test
   void oneOfThreeDownKeepsQuorumButIsDegraded() {
     var r = ClusterHealth.assess(voters(3, 2), 3, false, Reason.MEMBERS_NOT_READY, "", List.of(), null);
