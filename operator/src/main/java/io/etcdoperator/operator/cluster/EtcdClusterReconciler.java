@@ -61,8 +61,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     // a crash loop); a Pod that only restarts leaves its EtcdMember's status as it was, so that would not wake it
     var pods = InformerEventSourceConfiguration.from(Pod.class, EtcdCluster.class)
         .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER)
-        .withSecondaryToPrimaryMapper((Pod p) -> Set.of(new ResourceID(
-            p.getMetadata().getLabels().get(EtcdOperatorApi.LABEL_CLUSTER), p.getMetadata().getNamespace())))
+        .withSecondaryToPrimaryMapper((Pod p) -> clusterOf(p).map(c -> Set.of(new ResourceID(c,
+            p.getMetadata().getNamespace()))).orElse(Set.of()))
         .withOnUpdateFilter((Pod next, Pod previous) -> !MemberPods.running(next))
         .withItemStore(LeanItemStore.metadataOnly(Pod::new)).build();
     // Services and the PDB are read from these caches, and one deleted by hand wakes its cluster at once
@@ -73,6 +73,12 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         .map(HasMetadata.class::cast));
     return List.of(new InformerEventSource<>(members, context), new InformerEventSource<>(defrags, context),
         new InformerEventSource<>(pods, context), services, budgets);
+  }
+
+  /** A Pod whose cluster label was edited away leaves the selector without one: its member restores the label. */
+  private static java.util.Optional<String> clusterOf(Pod pod) {
+    return java.util.Optional.ofNullable(pod.getMetadata().getLabels())
+        .map(labels -> labels.get(EtcdOperatorApi.LABEL_CLUSTER));
   }
 
   private static <R extends HasMetadata> InformerEventSource<R, EtcdCluster> labelled(Class<R> type,
