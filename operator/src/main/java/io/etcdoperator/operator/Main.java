@@ -188,9 +188,12 @@ public final class Main implements Callable<Integer> {
     Set<String> namespaces = config.watchNamespaces().isEmpty()
         ? Set.of(io.javaoperatorsdk.operator.api.reconciler.Constants.WATCH_ALL_NAMESPACES)
         : Set.copyOf(config.watchNamespaces());
+    var lease = config.leaderElection() ? io.etcdoperator.operator.cluster.LeaseCheck.of(client,
+        config.leaseNamespace(), OperatorConfig.LEASE_NAME, config.identity(), clock)
+        : io.etcdoperator.operator.cluster.LeaseCheck.NONE;
     register(operator, new EtcdClusterReconciler(new ClusterReconcile(client, dialer, events, metrics, clock,
-        io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain()), client, events,
-        clock), namespaces);
+        io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain(), lease), client,
+        events, clock), namespaces);
     register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock, agent)),
         namespaces);
     Optional<String> image = agent.map(AgentImage::image);

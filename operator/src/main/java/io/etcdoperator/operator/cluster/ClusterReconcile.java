@@ -62,10 +62,16 @@ public class ClusterReconcile {
 
   public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
       Clock clock, boolean certManagerInstalled, String clusterDomain) {
+    this(client, dialer, events, metrics, clock, certManagerInstalled, clusterDomain, LeaseCheck.NONE);
+  }
+
+  /** {@code lease}: read between the writes of a step that makes several (leader election on). */
+  public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
+      Clock clock, boolean certManagerInstalled, String clusterDomain, LeaseCheck lease) {
     this.client = client;
     this.observer = new ClusterObserver(client, dialer, spaceRecoveries, evidence);
     this.dialer = dialer;
-    this.executor = new StepExecutor(client, events, clock, spaceRecoveries);
+    this.executor = new StepExecutor(client, events, clock, spaceRecoveries, lease);
     this.objects = new ClusterObjects(client);
     this.report = new ClusterReport(client, events, metrics, objects);
     this.clock = clock;
@@ -122,6 +128,10 @@ public class ClusterReconcile {
         return Optional.of(StepExecutor.SOON);
       }
       throw e;
+    } catch (LeaseCheck.LeaseLost e) {
+      // no status write either: the replica holding the Lease resumes the step (each one resumes after a cut)
+      LOG.atError().addKeyValue("cluster", name).addKeyValue("reason", e.getMessage()).log("step stopped");
+      return Optional.empty();
     }
   }
 

@@ -62,10 +62,12 @@ public class StepExecutor {
   private final MaintenanceSteps maintenance;
   private final java.time.Clock clock;
   private final RetainedVolumes volumes;
+  private final LeaseCheck lease;
 
   StepExecutor(KubernetesClient client, EventRecorder events, java.time.Clock clock,
-      SpaceRecoveries spaceRecoveries) {
+      SpaceRecoveries spaceRecoveries, LeaseCheck lease) {
     this.client = client;
+    this.lease = lease;
     this.clock = clock;
     this.events = events;
     this.rootAuth = new RootAuth(client, events);
@@ -148,6 +150,7 @@ public class StepExecutor {
       }
       case Step.ForceNewCluster s -> {
         markForceNewCluster(cluster, s.member(), "true");
+        lease.ensureHeld();
         if (s.inPlace()) { // a new Pod would empty the tmpfs: etcd-guard restarts etcd in this one
           askGuard(cluster, s.member(), clock.instant().toString());
         } else {
@@ -162,7 +165,9 @@ public class StepExecutor {
       }
       case Step.DiscardMembers s -> {
         s.members().forEach(m -> {
+          lease.ensureHeld();
           volumes.release(cluster, observation.member(m));
+          lease.ensureHeld();
           client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(m).delete();
         });
         String message = "discarding members " + s.members() + " (dropped by the cluster restarted from "
@@ -174,11 +179,13 @@ public class StepExecutor {
       }
       case Step.EndForceNewCluster s -> {
         markForceNewCluster(cluster, s.member(), null);
+        lease.ensureHeld();
         if (s.inPlace()) {
           askGuard(cluster, s.member(), null); // the guard applies each request once; this only tidies the Pod
         } else {
           client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
         }
+        lease.ensureHeld();
         recordRecoverySource(cluster, null);
         yield changed(cluster, s.reason(), "the cluster runs from " + s.member() + " alone; "
             + (s.inPlace() ? "" : "restarting it without --force-new-cluster, ") + "new members join as learners");
@@ -190,7 +197,9 @@ public class StepExecutor {
       }
       case Step.ReleaseAllMembers s -> {
         s.members().forEach(m -> {
+          lease.ensureHeld();
           volumes.release(cluster, observation.member(m));
+          lease.ensureHeld();
           client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(m).delete();
         });
         String message = "every member had lost its data; as " + io.etcdoperator.api.v1alpha2.EtcdOperatorApi
@@ -450,6 +459,7 @@ public class StepExecutor {
   private Outcome replaceMember(EtcdCluster cluster, String member, Reason reason, String message,
       Optional<EtcdMember> keep) {
     volumes.release(cluster, keep);
+    lease.ensureHeld();
     client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member).delete();
     events.warning(cluster, reason, message);
     LOG.atWarn().addKeyValue("member", member).addKeyValue("reason", reason.reason()).log(message);
