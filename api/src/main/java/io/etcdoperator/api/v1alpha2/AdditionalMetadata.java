@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Map;
 import java.util.Objects;
 
@@ -8,8 +9,11 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class AdditionalMetadata {
 
+  @JsonPropertyDescription("Labels added to every object the operator creates for the cluster. Keys and values "
+      + "must be valid Kubernetes labels.")
   private Map<String, String> labels;
 
+  @JsonPropertyDescription("Annotations added to every object the operator creates for the cluster.")
   private Map<String, String> annotations;
 
   public Map<String, String> getLabels() {

@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import java.util.Objects;
 
@@ -8,8 +9,13 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class AuthSpec {
 
+  @JsonPropertyDescription("true turns on etcd authentication once the cluster has formed; the operator creates "
+      + "the root user and role from rootCredentialsSecretRef. Needs tls.client or tls.operatorIssued so the "
+      + "password never crosses the network in plaintext. Once on, it stays on.")
   private Boolean enabled;
 
+  @JsonPropertyDescription("Secret in the cluster's namespace holding the root password under the key password "
+      + "(non-empty). Required when enabled is true. The operator always connects as root.")
   private LocalObjectReference rootCredentialsSecretRef;
 
   public Boolean getEnabled() {

@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import java.util.Objects;
@@ -15,10 +16,16 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ClientTls {
 
+  @JsonPropertyDescription("Secret with the members' server certificate for port 2379 in tls.crt, its key in "
+      + "tls.key and the CA in ca.crt. Exactly one of serverSecretRef and certManager.")
   private LocalObjectReference serverSecretRef;
 
+  @JsonPropertyDescription("Secret with the client certificate the operator (and its snapshot Jobs) present, in "
+      + "tls.crt, tls.key and ca.crt. When set, members require client certificates (mTLS). Not with certManager.")
   private LocalObjectReference operatorClientSecretRef;
 
+  @JsonPropertyDescription("cert-manager Issuers from which the operator requests the client-plane certificates. "
+      + "Exactly one of serverSecretRef and certManager.")
   private ClientCertManager certManager;
 
   public LocalObjectReference getServerSecretRef() {

@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.Objects;
 
@@ -12,11 +13,17 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ClusterTls {
 
+  @JsonPropertyDescription("Certificates of the client port (2379), from existing Secrets or from cert-manager. "
+      + "With a client certificate for the operator, clients must present certificates too (mTLS).")
   private ClientTls client;
 
+  @JsonPropertyDescription("Certificates of the peer port (2380), from an existing Secret or from cert-manager. "
+      + "Peer TLS is always mutual.")
   private PeerTls peer;
 
   /** Additive: certificates issued and rotated by the operator itself; exclusive with client and peer. */
+  @JsonPropertyDescription("Certificates for both ports issued, renewed and rotated by the operator from a CA it "
+      + "keeps for this cluster; client mTLS and peer TLS are both on. Cannot be combined with client or peer.")
   private OperatorIssuedTls operatorIssued;
 
   public ClientTls getClient() {

@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.etcdoperator.api.schema.SchemaPatch;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Required;
@@ -24,23 +25,33 @@ public class DefragMemberStatus {
   public static final String OUTCOME_FAILED = "Failed";
 
   @Required
+  @JsonPropertyDescription("Name of the EtcdMember.")
   private String name;
 
+  @JsonPropertyDescription("leader or follower, when the run started. The leader goes last, after leadership moved "
+      + "to a follower.")
   private String role;
 
+  @JsonPropertyDescription("Pending, Skipped (below the rule's threshold), Defragmented or Failed.")
   private String outcome;
 
+  @JsonPropertyDescription("Why the member was skipped or failed, in CamelCase (for example BelowThreshold).")
   private String reason;
 
+  @JsonPropertyDescription("Size of the member's backend in bytes before defragmentation.")
   private Long dbSizeBefore;
 
+  @JsonPropertyDescription("Size of the member's backend in bytes after defragmentation.")
   private Long dbSizeAfter;
 
+  @JsonPropertyDescription("dbSizeBefore minus dbSizeAfter, in bytes.")
   private Long reclaimedBytes;
 
+  @JsonPropertyDescription("When this member was done, RFC 3339.")
   private String finishedAt;
 
   /** Defragment calls made for this member so far (our addition: the retry bound survives an operator restart). */
+  @JsonPropertyDescription("Defragment calls made for this member so far; a member is retried up to 3 times.")
   private Integer attempts;
 
   public String getName() {

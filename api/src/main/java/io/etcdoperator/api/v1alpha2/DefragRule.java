@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.etcdoperator.api.schema.QuantityPattern;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Pattern;
@@ -24,19 +25,27 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DefragRule {
 
+  @JsonPropertyDescription("true defragments every member. Cannot be combined with the other fields.")
   private Boolean all;
 
   @ValidationRule(
       value = "quantity(string(self)).isGreaterThan(quantity('0'))",
       message = "freeSpaceAbove must be greater than zero")
+  @JsonPropertyDescription("Defragment a member whose reclaimable space (dbSize - dbSizeInUse) is above this "
+      + "quantity, for example 500Mi; greater than zero. 200Mi when the rule is empty.")
   private Quantity freeSpaceAbove;
 
   @Pattern(SchemaPatterns.QUOTA_USAGE_PERCENT)
+  @JsonPropertyDescription("Defragment a member whose dbSize is at or above this share of the backend quota "
+      + "(spec.options.quotaBackendBytes, else 2 GiB), as a percentage 1% to 100%, once its reclaimable space "
+      + "exceeds minReclaim.")
   private String quotaUsageAbove;
 
   @ValidationRule(
       value = "quantity(string(self)).isGreaterThan(quantity('0'))",
       message = "minReclaim must be greater than zero")
+  @JsonPropertyDescription("With quotaUsageAbove: the reclaimable space a member must exceed to be defragmented; "
+      + "default 32Mi, greater than zero, not above freeSpaceAbove.")
   private Quantity minReclaim;
 
   public Boolean getAll() {

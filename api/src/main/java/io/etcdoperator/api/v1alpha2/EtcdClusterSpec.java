@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -70,41 +72,71 @@ import java.util.Objects;
         + "self.storage.medium != 'Memory'",
     message = "bootstrap.restore cannot be used with storage.medium Memory")
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Desired state of the cluster. The operator latches it into status.observed once the "
+    + "previous target is reached and then works towards it one member at a time. tls, auth, bootstrap, "
+    + "storage.medium and storage.storageClassName are immutable.")
 public class EtcdClusterSpec {
 
   @SpecReplicas
   @Default("3")
   @Min(0)
   @Max(EtcdOperatorApi.MAX_REPLICAS)
+  @JsonPropertyDescription("Number of voting members, 0 to 7; default 3. 0 pauses the cluster: it scales down to "
+      + "one member whose Pod is removed and whose PVC is kept, and a later value above 0 resumes it from that "
+      + "volume (not allowed with storage.medium Memory). A lower value is latched at once; a higher one waits for "
+      + "the current target.")
   private Integer replicas;
 
   @Required
   @Pattern(SchemaPatterns.ETCD_VERSION)
+  @JsonPropertyDescription("etcd version the members run, as MAJOR.MINOR.PATCH (for example 3.5.16); it picks the "
+      + "image tag. Patch changes roll either way, minor upgrades go one minor at a time; a change etcd does not "
+      + "support is refused with Degraded=True/UnsupportedUpgrade.")
   private String version;
 
   @Default("{\"size\": \"1Gi\"}")
+  @JsonPropertyDescription("Per-member data volume: a PVC by default, or a tmpfs with medium Memory. Default: a "
+      + "1Gi PVC of the default StorageClass.")
   private StorageSpec storage;
 
   @Default("600")
   @Min(1)
+  @JsonPropertyDescription("Seconds each latched target may take to be reached; default 600, at least 1. Past the "
+      + "deadline the cluster reports DeadlineExceeded (UpgradeStalled while members are left to roll) and takes no "
+      + "further step until the spec changes.")
   private Integer progressDeadlineSeconds;
 
+  @JsonPropertyDescription("TLS for the client (2379) and peer (2380) ports; an absent plane is plaintext. "
+      + "Immutable: cannot be added, removed or changed after creation.")
   private ClusterTls tls;
 
+  @JsonPropertyDescription("etcd authentication with the root user. Immutable: cannot be added, removed or changed "
+      + "after creation.")
   private AuthSpec auth;
 
+  @JsonPropertyDescription("How the cluster is first formed, for example from a snapshot. Read only at formation; "
+      + "immutable.")
   private BootstrapSpec bootstrap;
 
+  @JsonPropertyDescription("CPU and memory requests and limits of each member's etcd container. A change rolls the "
+      + "members one at a time.")
   private ResourceRequirements resources;
 
+  @JsonPropertyDescription("Labels and annotations added to the objects the operator creates for this cluster "
+      + "(Pods, Services, PVCs). Keys under etcd-operator.cozystack.io/ are reserved for the operator.")
   private AdditionalMetadata additionalMetadata;
 
+  @JsonPropertyDescription("Scheduling affinity of the member Pods, for example to keep members on different nodes "
+      + "or zones.")
   private Affinity affinity;
 
+  @JsonPropertyDescription("Topology spread constraints of the member Pods.")
   private List<TopologySpreadConstraint> topologySpreadConstraints;
 
+  @JsonPropertyDescription("etcd server flags set on every member. A change rolls the members one at a time.")
   private EtcdOptions options;
 
+  @JsonPropertyDescription("Secrets in the cluster's namespace used to pull the etcd image of the member Pods.")
   private List<LocalObjectReference> imagePullSecrets;
 
   public Integer getReplicas() {

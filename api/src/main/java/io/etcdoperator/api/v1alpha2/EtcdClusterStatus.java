@@ -1,7 +1,9 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.etcdoperator.api.schema.SchemaPatch;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -15,32 +17,48 @@ import java.util.Objects;
       progressDeadline: {format: "date-time"}
     """)
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Observed state of the cluster, written by the operator.")
 public class EtcdClusterStatus {
 
   @StatusReplicas
+  @JsonPropertyDescription("Voting members that are ready; learners are not counted. The scale subresource reports "
+      + "it as status replicas.")
   private Integer readyMembers;
 
   @LabelSelector
+  @JsonPropertyDescription("Label selector of the member Pods, as a string, for the scale subresource.")
   private String selector;
 
+  @JsonPropertyDescription("Members that had joined and are now down or have lost their data.")
   private Integer brokenMembers;
 
   @JsonProperty("clusterID")
+  @JsonPropertyDescription("etcd's cluster id, in hexadecimal, recorded when the cluster formed.")
   private String clusterID;
 
+  @JsonPropertyDescription("The --initial-cluster-token the members were started with.")
   private String clusterToken;
 
+  @JsonPropertyDescription("true once the operator has turned etcd authentication on; never cleared. From then on "
+      + "every connection of the operator authenticates as root.")
   private Boolean authEnabled;
 
   /** Lowest etcd version running among the voters (our addition): what the cluster as a whole speaks. */
+  @JsonPropertyDescription("Lowest etcd version a voting member reports: what the cluster as a whole speaks.")
   private String version;
 
+  @JsonPropertyDescription("The target the operator latched from the spec and works towards until it is reached.")
   private ObservedClusterSpec observed;
 
+  @JsonPropertyDescription("RFC 3339 time by which the current target must be reached: the latch time plus "
+      + "spec.progressDeadlineSeconds.")
   private String progressDeadline;
 
+  @JsonPropertyDescription("Available, Progressing and Degraded (and Ready), each with a reason and the "
+      + "observedGeneration it was computed for.")
   private List<Condition> conditions;
 
+  @JsonPropertyDescription("metadata.generation of the spec the status was last computed from.")
   private Long observedGeneration;
 
   public Integer getReadyMembers() {

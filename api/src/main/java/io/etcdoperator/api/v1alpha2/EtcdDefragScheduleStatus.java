@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.etcdoperator.api.schema.SchemaPatch;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -14,17 +16,23 @@ import java.util.Objects;
       lastSuccessfulTime: {format: "date-time"}
     """)
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("What the schedule has done, written by the operator. Times are RFC 3339.")
 public class EtcdDefragScheduleStatus {
 
+  @JsonPropertyDescription("When the schedule last created a run.")
   private String lastScheduleTime;
 
+  @JsonPropertyDescription("When the last run of this schedule completed.")
   private String lastSuccessfulTime;
 
   /** Names of this schedule's EtcdDefrags that have not finished yet (at most one: runs never overlap). */
+  @JsonPropertyDescription("Names of this schedule's EtcdDefrags that have not finished yet (at most one).")
   private List<String> active;
 
+  @JsonPropertyDescription("metadata.generation of the spec the status was last computed from.")
   private Long observedGeneration;
 
+  @JsonPropertyDescription("The schedule's conditions; Ready tells whether it is scheduling.")
   private List<Condition> conditions;
 
   public String getLastScheduleTime() {

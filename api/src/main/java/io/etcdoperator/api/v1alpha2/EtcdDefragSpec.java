@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -12,14 +14,20 @@ import java.util.Objects;
     value = "has(self.clusterRef) && has(self.clusterRef.name) && size(self.clusterRef.name) != 0",
     message = "clusterRef.name must name an EtcdCluster")
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Which cluster to defragment, which members, and when to delete the finished run.")
 public class EtcdDefragSpec {
 
   @Required
+  @JsonPropertyDescription("The EtcdCluster to defragment, by name, in the same namespace.")
   private LocalObjectReference clusterRef;
 
+  @JsonPropertyDescription("Which members to defragment; absent or empty means members with more than 200Mi "
+      + "reclaimable.")
   private DefragRule rule;
 
   @Min(0)
+  @JsonPropertyDescription("Seconds after which a Complete or Failed run is deleted; absent keeps it, 0 deletes it "
+      + "at once.")
   private Integer ttlSecondsAfterFinished;
 
   public LocalObjectReference getClusterRef() {

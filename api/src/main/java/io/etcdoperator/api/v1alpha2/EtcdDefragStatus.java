@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.etcdoperator.api.schema.SchemaPatch;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -15,6 +17,7 @@ import java.util.Objects;
       members: {"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]}
     """)
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Progress and result of the run, written by the operator.")
 public class EtcdDefragStatus {
 
   public static final String PHASE_PENDING = "Pending";
@@ -22,16 +25,23 @@ public class EtcdDefragStatus {
   public static final String PHASE_COMPLETE = "Complete";
   public static final String PHASE_FAILED = "Failed";
 
+  @JsonPropertyDescription("Pending (waiting for the cluster or for an older run), Running, Complete or Failed. "
+      + "Complete and Failed are final.")
   private String phase;
 
+  @JsonPropertyDescription("When the run started, RFC 3339.")
   private String startedAt;
 
+  @JsonPropertyDescription("When the run finished, RFC 3339.")
   private String completedAt;
 
+  @JsonPropertyDescription("Number of members defragmented so far.")
   private Integer defragmented;
 
+  @JsonPropertyDescription("What the run did to each member, keyed by member name.")
   private List<DefragMemberStatus> members;
 
+  @JsonPropertyDescription("The run's conditions; Ready says why a Pending run waits.")
   private List<Condition> conditions;
 
   public String getPhase() {

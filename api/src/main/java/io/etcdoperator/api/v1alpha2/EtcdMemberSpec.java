@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -17,49 +19,71 @@ import java.util.Objects;
 
 /** One etcd member; created and edited by the operator only. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Desired state of one member, copied by the operator from its cluster's latched target.")
 public class EtcdMemberSpec {
 
   @Required
   @Size(min = 1)
+  @JsonPropertyDescription("Name of the EtcdCluster this member belongs to, in the same namespace.")
   private String clusterName;
 
   @Required
   @Pattern(SchemaPatterns.ETCD_VERSION)
+  @JsonPropertyDescription("etcd version the member's Pod runs, as MAJOR.MINOR.PATCH.")
   private String version;
 
   @Required
+  @JsonPropertyDescription("The member's data volume, from the cluster's storage.")
   private StorageSpec storage;
 
+  @JsonPropertyDescription("Requests and limits of the member's etcd container.")
   private ResourceRequirements resources;
 
+  @JsonPropertyDescription("Labels and annotations added to the member's Pod and PVC.")
   private AdditionalMetadata additionalMetadata;
 
+  @JsonPropertyDescription("Scheduling affinity of the member's Pod.")
   private Affinity affinity;
 
+  @JsonPropertyDescription("Topology spread constraints of the member's Pod.")
   private List<TopologySpreadConstraint> topologySpreadConstraints;
 
+  @JsonPropertyDescription("etcd server flags of the member.")
   private EtcdOptions options;
 
+  @JsonPropertyDescription("Secrets used to pull the member's image.")
   private List<LocalObjectReference> imagePullSecrets;
 
+  @JsonPropertyDescription("true for the member that forms a new cluster (starts with --initial-cluster-state "
+      + "new); false or absent for a member that joins an existing one.")
   private Boolean bootstrap;
 
   @Required
+  @JsonPropertyDescription("The --initial-cluster value the member starts with (name=peerURL pairs); empty until "
+      + "the operator has added the member to etcd, and no Pod starts before that.")
   private String initialCluster;
 
   @Required
+  @JsonPropertyDescription("The --initial-cluster-token the member starts with; the same for every member of the "
+      + "cluster.")
   private String clusterToken;
 
   @SpecReplicas
   @Default("1")
   @Min(1)
   @Max(1)
+  @JsonPropertyDescription("Always 1: a member is one Pod. Present so the scale subresource works on members.")
   private Integer replicas;
 
+  @JsonPropertyDescription("true parks the member while its cluster is paused (replicas 0): its Pod is removed and "
+      + "its PVC kept, so it resumes with the same data and member id.")
   private Boolean dormant;
 
+  @JsonPropertyDescription("The member's view of the cluster's TLS settings.")
   private MemberTls tls;
 
+  @JsonPropertyDescription("On the first member of a cluster bootstrapped from a snapshot: the snapshot it "
+      + "restores before etcd starts.")
   private RestoreSpec restore;
 
   public String getClusterName() {

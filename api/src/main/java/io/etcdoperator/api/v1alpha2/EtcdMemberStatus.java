@@ -1,7 +1,9 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
@@ -9,31 +11,44 @@ import java.util.List;
 import java.util.Objects;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Observed state of the member, written by the operator.")
 public class EtcdMemberStatus {
 
   @JsonProperty("memberID")
+  @JsonPropertyDescription("etcd's member id, in hexadecimal; recorded when the member is added to etcd or the "
+      + "cluster is discovered.")
   private String memberID;
 
+  @JsonPropertyDescription("Name of the member's current Pod.")
   private String podName;
 
   @JsonProperty("podUID")
+  @JsonPropertyDescription("UID of the member's current Pod.")
   private String podUID;
 
+  @JsonPropertyDescription("Name of the member's PVC; absent with storage.medium Memory.")
   private String pvcName;
 
   @JsonProperty("isVoter")
+  @JsonPropertyDescription("true once the member is a voting member; false while it is a learner catching up.")
   private Boolean isVoter;
 
   @StatusReplicas
+  @JsonPropertyDescription("Always 1 once the operator reports on the member: a member is one Pod. For the scale "
+      + "subresource.")
   private Integer replicas;
 
   @LabelSelector
+  @JsonPropertyDescription("Label selector of the member's Pod, as a string, for the scale subresource.")
   private String selector;
 
+  @JsonPropertyDescription("etcd version the member's running etcd reports.")
   private String version;
 
+  @JsonPropertyDescription("The member's conditions, Ready among them.")
   private List<Condition> conditions;
 
+  @JsonPropertyDescription("metadata.generation of the spec the status was last computed from.")
   private Long observedGeneration;
 
   public String getMemberID() {

@@ -6,6 +6,8 @@ public final class EtcdOperatorApi {
   public static final String GROUP = "etcd-operator.cozystack.io";
   public static final String VERSION = "v1alpha2";
   public static final String API_VERSION = GROUP + "/" + VERSION;
+  /** The kubectl category of every kind: {@code kubectl get etcd} lists them all (none joins {@code all}). */
+  public static final String CATEGORY = "etcd";
 
   /** Every key with this prefix belongs to the operator; additionalMetadata cannot set it. */
   public static final String RESERVED_PREFIX = GROUP + "/";

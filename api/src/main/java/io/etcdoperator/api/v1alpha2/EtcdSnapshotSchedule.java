@@ -1,11 +1,14 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
@@ -16,6 +19,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(EtcdOperatorApi.VERSION)
 @Kind("EtcdSnapshotSchedule")
 @Plural("etcdsnapshotschedules")
+@ShortNames("etcdsnapsched")
+@Categories(EtcdOperatorApi.CATEGORY)
+@JsonClassDescription("EtcdSnapshots of one EtcdCluster taken on a cron schedule, with retention: the operator "
+    + "creates ordinary EtcdSnapshots labelled with the schedule name and prunes the old ones.")
 @AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name",
     type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Schedule", jsonPath = ".spec.schedule", type = AdditionalPrinterColumn.Type.STRING)

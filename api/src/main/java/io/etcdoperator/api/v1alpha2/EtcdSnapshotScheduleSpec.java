@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -11,6 +13,7 @@ import java.util.Objects;
     value = "has(self.clusterRef) && has(self.clusterRef.name) && size(self.clusterRef.name) != 0",
     message = "clusterRef.name must name an EtcdCluster")
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("When to take snapshots of a cluster, where to store them and how many to keep.")
 public class EtcdSnapshotScheduleSpec {
 
   /** Five cron fields (minute hour day-of-month month day-of-week) or one of the @ macros. */
@@ -18,20 +21,28 @@ public class EtcdSnapshotScheduleSpec {
       + "|[0-9*/,\\-A-Za-z]+( +[0-9*/,\\-A-Za-z?]+){4})$";
 
   @Required
+  @JsonPropertyDescription("The EtcdCluster to snapshot, by name, in the same namespace.")
   private LocalObjectReference clusterRef;
 
   @Required
   @Pattern(CRON)
+  @JsonPropertyDescription("Cron schedule: five fields (minute hour day-of-month month day-of-week) or one of "
+      + "@yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly. Runs never overlap.")
   private String schedule;
 
   /** IANA time zone the schedule is read in; UTC when unset. */
+  @JsonPropertyDescription("IANA time zone the schedule is read in, for example Europe/Berlin; UTC when unset.")
   private String timeZone;
 
   @Required
+  @JsonPropertyDescription("Where each snapshot is stored, as on an EtcdSnapshot; s3.key or pvc.subPath is a "
+      + "prefix under which each snapshot gets <snapshot name>.db.")
   private SnapshotLocation destination;
 
+  @JsonPropertyDescription("Which complete snapshots to keep; absent keeps all of them.")
   private SnapshotRetention retention;
 
+  @JsonPropertyDescription("true stops creating new snapshots; running ones finish. Default false.")
   private Boolean suspend;
 
   public LocalObjectReference getClusterRef() {

@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.etcdoperator.api.schema.SchemaPatch;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -14,19 +16,27 @@ import java.util.Objects;
       lastSuccessfulTime: {format: "date-time"}
     """)
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("What the schedule has done, written by the operator. Times are RFC 3339.")
 public class EtcdSnapshotScheduleStatus {
 
+  @JsonPropertyDescription("When the schedule last created a snapshot.")
   private String lastScheduleTime;
 
+  @JsonPropertyDescription("When the last snapshot of this schedule completed.")
   private String lastSuccessfulTime;
 
+  @JsonPropertyDescription("The most recent snapshot of this schedule that failed, and why.")
   private ScheduleFailure lastFailure;
 
   /** Names of this schedule's EtcdSnapshots that have not finished yet (at most one: runs never overlap). */
+  @JsonPropertyDescription("Names of this schedule's snapshots that have not finished yet (at most one).")
   private List<String> active;
 
+  @JsonPropertyDescription("metadata.generation of the spec the status was last computed from.")
   private Long observedGeneration;
 
+  @JsonPropertyDescription("The schedule's conditions; Ready tells whether it is scheduling (for example "
+      + "Scheduled, Suspended, PruneBlocked).")
   private List<Condition> conditions;
 
   public String getLastScheduleTime() {

@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -11,12 +13,16 @@ import java.util.Objects;
     value = "has(self.clusterRef) && has(self.clusterRef.name) && size(self.clusterRef.name) != 0",
     message = "clusterRef.name must name an EtcdCluster")
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("What to snapshot and where to store it.")
 public class EtcdSnapshotSpec {
 
   @Required
+  @JsonPropertyDescription("The EtcdCluster to snapshot, by name, in the same namespace.")
   private LocalObjectReference clusterRef;
 
   @Required
+  @JsonPropertyDescription("Where the snapshot file is written: exactly one of s3 or pvc. An object another "
+      + "snapshot wrote is never overwritten.")
   private SnapshotLocation destination;
 
   public LocalObjectReference getClusterRef() {

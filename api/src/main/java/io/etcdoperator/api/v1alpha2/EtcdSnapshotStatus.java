@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.etcdoperator.api.schema.SchemaPatch;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -12,6 +14,7 @@ import java.util.Objects;
       phase: {enum: ["Pending", "Started", "Complete", "Failed"]}
     """)
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Progress and result of the snapshot, written by the operator.")
 public class EtcdSnapshotStatus {
 
   public static final String PHASE_PENDING = "Pending";
@@ -19,10 +22,14 @@ public class EtcdSnapshotStatus {
   public static final String PHASE_COMPLETE = "Complete";
   public static final String PHASE_FAILED = "Failed";
 
+  @JsonPropertyDescription("Pending (waiting to start), Started (the agent Job runs), Complete or Failed. Complete "
+      + "and Failed are final.")
   private String phase;
 
+  @JsonPropertyDescription("The stored file; set once the snapshot is Complete.")
   private SnapshotArtifact artifact;
 
+  @JsonPropertyDescription("The snapshot's conditions; Ready is True once it is Complete.")
   private List<Condition> conditions;
 
   public String getPhase() {

@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.etcdoperator.api.schema.SchemaPatch;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Default;
@@ -21,9 +22,11 @@ public class IssuerRef {
 
   @Required
   @Size(min = 1)
+  @JsonPropertyDescription("Name of the Issuer or ClusterIssuer.")
   private String name;
 
   @Default("Issuer")
+  @JsonPropertyDescription("Issuer (in the cluster's namespace) or ClusterIssuer; default Issuer.")
   private String kind;
 
   public String getName() {

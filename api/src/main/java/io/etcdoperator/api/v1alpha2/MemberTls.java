@@ -2,6 +2,7 @@ package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import java.util.Objects;
 
@@ -9,14 +10,20 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class MemberTls {
 
+  @JsonPropertyDescription("Secret with the server certificate for the client port; absent means plaintext.")
   private LocalObjectReference clientServerSecretRef;
 
   @JsonProperty("clientMTLS")
+  @JsonPropertyDescription("true makes the member require client certificates on the client port "
+      + "(--client-cert-auth).")
   private Boolean clientMTLS;
 
+  @JsonPropertyDescription("Secret with the peer certificate; absent means plaintext or auto TLS on the peer port.")
   private LocalObjectReference peerSecretRef;
 
   @JsonProperty("peerAutoTLS")
+  @JsonPropertyDescription("true makes the member use etcd's self-signed peer certificates (--peer-auto-tls) when "
+      + "peerSecretRef is absent.")
   private Boolean peerAutoTLS;
 
   public LocalObjectReference getClientServerSecretRef() {

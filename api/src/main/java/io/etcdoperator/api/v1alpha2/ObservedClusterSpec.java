@@ -1,6 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -11,35 +13,49 @@ import java.util.Objects;
 
 /** The target the operator latched from the spec; acted on until it is reached. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The spec as latched by the operator: the target it acts on until it is reached. Copies of "
+    + "the immutable fields let the operator refuse changes on servers without CEL rules.")
 public class ObservedClusterSpec {
 
   @Required
+  @JsonPropertyDescription("Latched spec.replicas.")
   private Integer replicas;
 
   @Required
+  @JsonPropertyDescription("Latched spec.version.")
   private String version;
 
   @Required
+  @JsonPropertyDescription("Latched spec.storage.")
   private StorageSpec storage;
 
+  @JsonPropertyDescription("Latched spec.resources.")
   private ResourceRequirements resources;
 
+  @JsonPropertyDescription("Latched spec.additionalMetadata.")
   private AdditionalMetadata additionalMetadata;
 
+  @JsonPropertyDescription("Latched spec.affinity.")
   private Affinity affinity;
 
+  @JsonPropertyDescription("Latched spec.topologySpreadConstraints.")
   private List<TopologySpreadConstraint> topologySpreadConstraints;
 
+  @JsonPropertyDescription("Latched spec.options.")
   private EtcdOptions options;
 
+  @JsonPropertyDescription("Latched spec.imagePullSecrets.")
   private List<LocalObjectReference> imagePullSecrets;
 
   // Additive (not in cozystack's v1alpha2): the immutable parts of the spec as first latched, so the operator can
   // refuse a change on servers that dropped the CEL transition rules (Kubernetes < 1.25). See docs/concepts.md.
+  @JsonPropertyDescription("spec.tls as first latched; a later change is refused.")
   private ClusterTls tls;
 
+  @JsonPropertyDescription("spec.auth as first latched; a later change is refused.")
   private AuthSpec auth;
 
+  @JsonPropertyDescription("spec.bootstrap as first latched; a later change is refused.")
   private BootstrapSpec bootstrap;
 
   public ClusterTls getTls() {

@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import java.util.Objects;
@@ -18,11 +19,15 @@ public class OperatorIssuedTls {
   /** Lifetime of each CA, as a Go duration (default five years). */
   @Pattern(DURATION)
   @Default("43800h")
+  @JsonPropertyDescription("Lifetime of each CA the operator creates, as a Go duration (for example 43800h); "
+      + "default 43800h, five years.")
   private String caDuration;
 
   /** Lifetime of each leaf certificate, as a Go duration (default 90 days); must be shorter than caDuration. */
   @Pattern(DURATION)
   @Default("2160h")
+  @JsonPropertyDescription("Lifetime of each leaf certificate, as a Go duration; default 2160h, 90 days. Must be "
+      + "shorter than caDuration. Leaves are renewed when a third of their lifetime remains.")
   private String certificateDuration;
 
   public String getCaDuration() {

@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import java.util.Objects;
@@ -12,8 +13,12 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PeerTls {
 
+  @JsonPropertyDescription("Secret with the members' peer certificate in tls.crt, its key in tls.key and the CA in "
+      + "ca.crt; used both to serve and to dial. Exactly one of secretRef and certManager.")
   private LocalObjectReference secretRef;
 
+  @JsonPropertyDescription("cert-manager Issuer from which the operator requests the peer certificate. Exactly one "
+      + "of secretRef and certManager.")
   private PeerCertManager certManager;
 
   public LocalObjectReference getSecretRef() {

@@ -1,17 +1,23 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import java.util.Objects;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("A file location inside a PersistentVolumeClaim.")
 public class PvcLocation {
 
   @Required
   @Size(min = 1)
+  @JsonPropertyDescription("Name of the PersistentVolumeClaim, in the same namespace.")
   private String claimName;
 
+  @JsonPropertyDescription("Path inside the claim. For a snapshot destination, a directory prefix: the file is "
+      + "<subPath>/<snapshot name>.db. For a restore source, the exact path of the snapshot file.")
   private String subPath;
 
   public String getClaimName() {

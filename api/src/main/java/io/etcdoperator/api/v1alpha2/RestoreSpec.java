@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.Objects;
@@ -18,6 +19,8 @@ import java.util.Objects;
 public class RestoreSpec {
 
   @Required
+  @JsonPropertyDescription("Where the snapshot to restore is read from: exactly one of s3 (with the exact object "
+      + "key) or pvc (with the exact file path in subPath).")
   private SnapshotLocation source;
 
   public SnapshotLocation getSource() {

@@ -1,29 +1,42 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import java.util.Objects;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("An object store location reached through the S3 API.")
 public class S3Location {
 
   @Required
   @Size(min = 1)
+  @JsonPropertyDescription("URL of the S3 endpoint, for example https://s3.example.com.")
   private String endpoint;
 
   @Required
   @Size(min = 1)
+  @JsonPropertyDescription("Name of the bucket.")
   private String bucket;
 
+  @JsonPropertyDescription("Object key. For a snapshot destination, a prefix: the object is <key>/<snapshot "
+      + "name>.db. For a restore source, the exact key of the snapshot object (status.artifact.uri without "
+      + "s3://<bucket>/).")
   private String key;
 
   @Required
+  @JsonPropertyDescription("Secret in the same namespace with the access key in AWS_ACCESS_KEY_ID and the secret "
+      + "key in AWS_SECRET_ACCESS_KEY.")
   private LocalObjectReference credentialsSecretRef;
 
+  @JsonPropertyDescription("Region of the bucket; default us-east-1.")
   private String region;
 
+  @JsonPropertyDescription("true addresses the bucket in the URL path (endpoint/bucket/key) instead of as a host "
+      + "name, as many S3-compatible servers need; default false.")
   private Boolean forcePathStyle;
 
   public String getEndpoint() {

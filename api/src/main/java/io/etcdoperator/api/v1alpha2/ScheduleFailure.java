@@ -1,18 +1,23 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** The most recent scheduled snapshot that failed, and why. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ScheduleFailure {
 
+  @JsonPropertyDescription("When the failed snapshot finished, RFC 3339.")
   private String time;
 
+  @JsonPropertyDescription("Name of the failed EtcdSnapshot.")
   private String snapshot;
 
+  @JsonPropertyDescription("The failed snapshot's reason, in CamelCase.")
   private String reason;
 
+  @JsonPropertyDescription("The failed snapshot's message, for people.")
   private String message;
 
   public String getTime() {

@@ -1,26 +1,38 @@
 package io.etcdoperator.api.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
 /** The stored snapshot file, and the member it was streamed from. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The stored snapshot file and the member it was streamed from.")
 public class SnapshotArtifact {
 
+  @JsonPropertyDescription("Location of the stored file: s3://<bucket>/<key> for S3, or its place inside the claim "
+      + "for a PVC.")
   private String uri;
 
+  @JsonPropertyDescription("Size of the stored file in bytes.")
   private Long sizeBytes;
 
+  @JsonPropertyDescription("sha256 of the stored bytes, as sha256:<hex>; a restore checks the file against it.")
   private String checksum;
 
   /** Client URL of the member streamed from; absent when a retried Job found the object already stored. */
+  @JsonPropertyDescription("Client URL of the member the snapshot was streamed from; absent when a retried Job "
+      + "found the file already stored.")
   private String sourceEndpoint;
 
   @JsonProperty("sourceMemberID")
+  @JsonPropertyDescription("etcd member id, in hexadecimal, of the member the snapshot was streamed from.")
   private String sourceMemberID;
 
   /** The revision the source member reported just before streaming: the snapshot holds at least this one. */
+  @JsonPropertyDescription("etcd revision the source member reported just before streaming: the snapshot holds at "
+      + "least this revision.")
   private Long revision;
 
   public String getUri() {

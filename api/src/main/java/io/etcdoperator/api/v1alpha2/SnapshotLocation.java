@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.Objects;
 
@@ -11,8 +12,10 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SnapshotLocation {
 
+  @JsonPropertyDescription("An S3 bucket (any S3-compatible endpoint).")
   private S3Location s3;
 
+  @JsonPropertyDescription("A PersistentVolumeClaim in the same namespace.")
   private PvcLocation pvc;
 
   public S3Location getS3() {

@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -18,9 +19,12 @@ public class SnapshotRetention {
   static final String AGE = "^([0-9]+[dhm])+$";
 
   @Min(1)
+  @JsonPropertyDescription("Number of newest complete snapshots to keep, at least 1.")
   private Integer keepLast;
 
   @Pattern(AGE)
+  @JsonPropertyDescription("Age beyond which a complete snapshot is pruned, as a sum of days, hours and minutes "
+      + "(for example 30d, 36h, 1d12h). The newest complete snapshot is always kept.")
   private String maxAge;
 
   public Integer getKeepLast() {

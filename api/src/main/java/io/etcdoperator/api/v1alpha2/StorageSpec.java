@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.etcdoperator.api.schema.QuantityPattern;
 import io.etcdoperator.api.schema.SchemaPatch;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
@@ -30,10 +31,17 @@ public class StorageSpec {
   @ValidationRule(
       value = "quantity(string(self)).compareTo(quantity(string(oldSelf))) >= 0",
       message = "storage.size cannot be decreased")
+  @JsonPropertyDescription("Size of each member's volume, as a Kubernetes quantity (for example 4Gi); default 1Gi, "
+      + "at least 128Mi. It can grow but never shrink: a PVC is expanded if its StorageClass allows it; with medium "
+      + "Memory it is the tmpfs size limit, counted against the Pod's memory.")
   private Quantity size;
 
+  @JsonPropertyDescription("Where members keep their data: empty or absent for a PVC, Memory for a tmpfs emptyDir "
+      + "that is lost with its Pod (a lost member is replaced). Immutable.")
   private String medium;
 
+  @JsonPropertyDescription("StorageClass of the member PVCs; absent means the namespace's default class. "
+      + "Immutable: cannot be set, changed or removed after creation.")
   private String storageClassName;
 
   public Quantity getSize() {

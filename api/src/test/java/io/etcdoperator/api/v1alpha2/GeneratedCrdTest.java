@@ -13,10 +13,13 @@ import org.junit.jupiter.api.Test;
 class GeneratedCrdTest {
 
   @Test
-  void allKindsAreNamespacedV1alpha2WithoutShortNames() {
+  void allKindsAreNamespacedV1alpha2InTheEtcdCategory() {
     Map<String, String> kinds = Map.of("etcdclusters", "EtcdCluster", "etcdmembers", "EtcdMember",
         "etcdsnapshots", "EtcdSnapshot", "etcddefrags", "EtcdDefrag", "etcdsnapshotschedules", "EtcdSnapshotSchedule",
         "etcddefragschedules", "EtcdDefragSchedule");
+    Map<String, String> shortNames = Map.of("etcdclusters", "etcdc", "etcdmembers", "etcdm",
+        "etcdsnapshots", "etcdsnap", "etcddefrags", "etcddefrag", "etcdsnapshotschedules", "etcdsnapsched",
+        "etcddefragschedules", "etcddefragsched");
     kinds.forEach((plural, kind) -> {
       CrdSchema crd = CrdSchema.generated(plural);
       Map<?, ?> spec = (Map<?, ?>) crd.crd().get("spec");
@@ -26,7 +29,9 @@ class GeneratedCrdTest {
       assertThat(spec.get("scope")).as(plural).isEqualTo("Namespaced");
       assertThat(names.get("kind")).as(plural).isEqualTo(kind);
       assertThat(names.get("plural")).as(plural).isEqualTo(plural);
-      assertThat(names.containsKey("shortNames") || names.containsKey("categories")).as(plural).isFalse();
+      assertThat(names.get("shortNames")).as(plural).isEqualTo(List.of(shortNames.get(plural)));
+      // `kubectl get etcd` lists every kind; none joins `all`, which is meant for the built-in workload kinds
+      assertThat(names.get("categories")).as(plural).isEqualTo(List.of("etcd"));
       assertThat(crd.version()).as(plural)
           .containsEntry("name", EtcdOperatorApi.VERSION).containsEntry("served", true).containsEntry("storage", true);
     });
@@ -55,19 +60,24 @@ class GeneratedCrdTest {
   }
 
   @Test
-  void printerColumns() {
-    // The generator sorts columns by JSON path, so Age comes first.
+  void printerColumnsInTheirDeclaredOrderWithAgeLast() {
     assertThat(columns("etcdclusters")).containsExactly(
-        "Age=.metadata.creationTimestamp", "Replicas=.spec.replicas", "Version=.spec.version",
-        "Ready=.status.readyMembers");
-    assertThat(columns("etcdmembers")).containsExactlyInAnyOrder(
-        "Age=.metadata.creationTimestamp", "Cluster=.spec.clusterName", "Version=.spec.version",
-        "Running=.status.version", "Ready=.status.conditions[?(@.type==\"Ready\")].status");
-    assertThat(columns("etcdsnapshots")).containsExactlyInAnyOrder(
-        "Age=.metadata.creationTimestamp", "Cluster=.spec.clusterRef.name", "Phase=.status.phase");
-    assertThat(columns("etcddefrags")).containsExactlyInAnyOrder(
-        "Age=.metadata.creationTimestamp", "Cluster=.spec.clusterRef.name", "Phase=.status.phase",
-        "Defragmented=.status.defragmented");
+        "Ready=.status.readyMembers", "Replicas=.spec.replicas", "Version=.spec.version",
+        "Available=.status.conditions[?(@.type==\"Available\")].status",
+        "Reason=.status.conditions[?(@.type==\"Available\")].reason", "Age=.metadata.creationTimestamp");
+    assertThat(columns("etcdmembers")).containsExactly(
+        "Cluster=.spec.clusterName", "Version=.spec.version", "Running=.status.version",
+        "Ready=.status.conditions[?(@.type==\"Ready\")].status", "Age=.metadata.creationTimestamp");
+    assertThat(columns("etcdsnapshots")).containsExactly(
+        "Cluster=.spec.clusterRef.name", "Phase=.status.phase", "Age=.metadata.creationTimestamp");
+    assertThat(columns("etcddefrags")).containsExactly(
+        "Cluster=.spec.clusterRef.name", "Phase=.status.phase", "Defragmented=.status.defragmented",
+        "Age=.metadata.creationTimestamp");
+    for (String plural : List.of("etcdsnapshotschedules", "etcddefragschedules")) {
+      assertThat(columns(plural)).as(plural).containsExactly(
+          "Cluster=.spec.clusterRef.name", "Schedule=.spec.schedule", "Suspend=.spec.suspend",
+          "Last Success=.status.lastSuccessfulTime", "Age=.metadata.creationTimestamp");
+    }
   }
 
   @Test
