@@ -31,7 +31,7 @@ public final class SnapshotRestore {
   }
 
   /** How a restore went: skipped (member present) or restored from the fetched bytes. */
-  public record Outcome(boolean restored, Optional<StoredSnapshot> snapshot, String verifiedAgainst) {}
+  public record Outcome(boolean restored, Optional<StoredSnapshot> snapshot, String verifiedAgainst, long revisionBump) {}
 
   /**
    * @param expectedChecksum {@code sha256:<hex>} to verify against; when empty, the checksum the agent recorded when
@@ -41,7 +41,7 @@ public final class SnapshotRestore {
     Path dataDir = target.dataDir();
     if (Files.isDirectory(dataDir.resolve("member"))) {
       LOG.atInfo().addKeyValue("dataDir", dataDir).log("data directory already holds a member; nothing to restore");
-      return new Outcome(false, Optional.empty(), "none");
+      return new Outcome(false, Optional.empty(), "none", 0);
     }
     tool.requireExecutable();
     Path download = dataDir.resolve(DOWNLOAD);
@@ -62,12 +62,16 @@ public final class SnapshotRestore {
         LOG.atWarn().addKeyValue("uri", fetched.uri())
             .log("no recorded checksum; relying on the hash etcd appends to its snapshots");
       }
+      if (tool.revisionBump() == 0) {
+        LOG.atWarn().addKeyValue("tool", tool.executable()).log("this tool cannot bump the revision: watchers that "
+            + "saw revisions after the snapshot (Kubernetes) will not be told to re-list");
+      }
       tool.run(download, staging, target, within);
       Files.move(staging.resolve("member"), dataDir.resolve("member"), StandardCopyOption.ATOMIC_MOVE);
       removeStale(download, staging);
       LOG.atInfo().addKeyValue("uri", fetched.uri()).addKeyValue("sizeBytes", fetched.sizeBytes())
           .addKeyValue("member", target.memberName()).log("snapshot restored");
-      return new Outcome(true, Optional.of(fetched), verifiedAgainst);
+      return new Outcome(true, Optional.of(fetched), verifiedAgainst, tool.revisionBump());
     } catch (IOException e) {
       throw new SnapshotFailure(SnapshotFailure.Reason.STORAGE_ERROR, "restore into " + dataDir + " failed: "
           + e.getMessage(), e);

@@ -38,8 +38,9 @@ public final class AgentResult {
     return result;
   }
 
-  public static AgentResult restored(StoredSnapshot fetched, String verifiedAgainst) {
-    return new AgentResult("restored").artifact(fetched).with("verifiedAgainst", verifiedAgainst);
+  public static AgentResult restored(StoredSnapshot fetched, String verifiedAgainst, long revisionBump) {
+    return new AgentResult("restored").artifact(fetched).with("verifiedAgainst", verifiedAgainst)
+        .with("revisionBump", revisionBump);
   }
 
   public static AgentResult skipped(String why) {

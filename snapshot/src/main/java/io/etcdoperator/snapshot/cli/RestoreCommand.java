@@ -62,7 +62,8 @@ final class RestoreCommand extends SnapshotCommand.Run {
     try (SnapshotStore source = store.open(agent().env)) {
       var outcome = new SnapshotRestore(tool, timeout).run(source, key, Optional.ofNullable(checksum), target);
       return outcome.restored()
-          ? AgentResult.restored(outcome.snapshot().orElseThrow(), outcome.verifiedAgainst())
+          ? AgentResult.restored(outcome.snapshot().orElseThrow(), outcome.verifiedAgainst(),
+              outcome.revisionBump())
           : AgentResult.skipped("data directory " + dataDir + " already holds a member");
     }
   }
