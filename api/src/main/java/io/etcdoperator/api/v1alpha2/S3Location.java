@@ -1,6 +1,7 @@
 package io.etcdoperator.api.v1alpha2;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -25,6 +26,13 @@ public class S3Location {
   private String region;
 
   private Boolean forcePathStyle;
+
+  /** Server-side encryption of the objects written: AES256 (SSE-S3) or aws:kms (SSE-KMS). */
+  @Pattern(SchemaPatterns.S3_SERVER_SIDE_ENCRYPTION)
+  private String serverSideEncryption;
+
+  /** The KMS key for aws:kms (the agent refuses it with AES256); without it S3 uses the bucket's AWS managed key. */
+  private String kmsKeyId;
 
   public String getEndpoint() {
     return endpoint;
@@ -74,6 +82,22 @@ public class S3Location {
     this.forcePathStyle = forcePathStyle;
   }
 
+  public String getServerSideEncryption() {
+    return serverSideEncryption;
+  }
+
+  public void setServerSideEncryption(String serverSideEncryption) {
+    this.serverSideEncryption = serverSideEncryption;
+  }
+
+  public String getKmsKeyId() {
+    return kmsKeyId;
+  }
+
+  public void setKmsKeyId(String kmsKeyId) {
+    this.kmsKeyId = kmsKeyId;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -87,11 +111,14 @@ public class S3Location {
         && Objects.equals(key, that.key)
         && Objects.equals(credentialsSecretRef, that.credentialsSecretRef)
         && Objects.equals(region, that.region)
-        && Objects.equals(forcePathStyle, that.forcePathStyle);
+        && Objects.equals(forcePathStyle, that.forcePathStyle)
+        && Objects.equals(serverSideEncryption, that.serverSideEncryption)
+        && Objects.equals(kmsKeyId, that.kmsKeyId);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(endpoint, bucket, key, credentialsSecretRef, region, forcePathStyle);
+    return Objects.hash(endpoint, bucket, key, credentialsSecretRef, region, forcePathStyle, serverSideEncryption,
+        kmsKeyId);
   }
 }

@@ -15,6 +15,8 @@ public class SnapshotLocation {
 
   private PvcLocation pvc;
 
+  private SnapshotEncryption encryption;
+
   public S3Location getS3() {
     return s3;
   }
@@ -31,6 +33,14 @@ public class SnapshotLocation {
     this.pvc = pvc;
   }
 
+  public SnapshotEncryption getEncryption() {
+    return encryption;
+  }
+
+  public void setEncryption(SnapshotEncryption encryption) {
+    this.encryption = encryption;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -40,11 +50,12 @@ public class SnapshotLocation {
       return false;
     }
     return Objects.equals(s3, that.s3)
-        && Objects.equals(pvc, that.pvc);
+        && Objects.equals(pvc, that.pvc)
+        && Objects.equals(encryption, that.encryption);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(s3, pvc);
+    return Objects.hash(s3, pvc, encryption);
   }
 }
