@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /** Snapshots as files below a directory (a PVC mount). Writes go to a temporary file that is renamed when complete. */
 public final class DirectoryStore implements SnapshotStore {
@@ -59,10 +60,10 @@ public final class DirectoryStore implements SnapshotStore {
   }
 
   @Override
-  public StoredSnapshot fetch(String key, Path destination) {
+  public StoredSnapshot fetch(String key, Path destination, UnaryOperator<OutputStream> decoding) {
     Path source = existingFile(key);
     try (InputStream in = Files.newInputStream(source);
-         OutputStream out = new TallyingOutputStream(Files.newOutputStream(destination))) {
+         OutputStream out = new TallyingOutputStream(decoding.apply(Files.newOutputStream(destination)))) {
       in.transferTo(out);
       out.flush();
       TallyingOutputStream tally = (TallyingOutputStream) out;

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -27,15 +28,25 @@ public final class S3Store implements SnapshotStore, AutoCloseable {
   private final S3Client s3;
   private final String bucket;
   private final int partSize;
+  private final S3ServerSideEncryption sse;
 
   public S3Store(S3Settings settings) {
-    this(settings.client(), settings.bucket(), settings.partSize());
+    this(settings, S3ServerSideEncryption.NONE);
+  }
+
+  public S3Store(S3Settings settings, S3ServerSideEncryption sse) {
+    this(settings.client(), settings.bucket(), settings.partSize(), sse);
   }
 
   S3Store(S3Client s3, String bucket, int partSize) {
+    this(s3, bucket, partSize, S3ServerSideEncryption.NONE);
+  }
+
+  S3Store(S3Client s3, String bucket, int partSize, S3ServerSideEncryption sse) {
     this.s3 = s3;
     this.bucket = bucket;
     this.partSize = partSize;
+    this.sse = sse;
   }
 
   @Override
@@ -45,9 +56,9 @@ public final class S3Store implements SnapshotStore, AutoCloseable {
     if (done.isPresent()) {
       return done.get();
     }
-    String uploadId = call("start upload of " + uri(key), () -> s3.createMultipartUpload(r -> r.bucket(bucket).key(key)
-        .contentType("application/octet-stream")
-        .metadata(Map.of(OWNER_METADATA, owner.uid(), NAME_METADATA, owner.name()))).uploadId());
+    String uploadId = call("start upload of " + uri(key), () -> s3.createMultipartUpload(r -> sse.apply(r.bucket(bucket)
+        .key(key).contentType("application/octet-stream")
+        .metadata(Map.of(OWNER_METADATA, owner.uid(), NAME_METADATA, owner.name())))).uploadId());
     StoredSnapshot stored;
     try {
       var parts = new MultipartUploadStream(s3, bucket, key, uploadId, partSize);
@@ -67,18 +78,17 @@ public final class S3Store implements SnapshotStore, AutoCloseable {
       }
       throw (RuntimeException) e;
     }
-    call("record checksum of " + uri(key), () -> s3.putObject(r -> r.bucket(bucket).key(checksumKey(key))
-        .contentType("text/plain").metadata(Map.of(OWNER_METADATA, owner.uid())),
+    call("record checksum of " + uri(key), () -> s3.putObject(r -> sse.apply(r.bucket(bucket).key(checksumKey(key))
+        .contentType("text/plain").metadata(Map.of(OWNER_METADATA, owner.uid()))),
         RequestBody.fromString(StoreRecords.checksumLine(stored))));
     return stored;
   }
 
   @Override
-  public StoredSnapshot fetch(String key, Path target) {
+  public StoredSnapshot fetch(String key, Path target, UnaryOperator<OutputStream> decoding) {
     requireBucket();
     try (InputStream in = call("download of " + uri(key), () -> s3.getObject(r -> r.bucket(bucket).key(key)));
-         OutputStream file = Files.newOutputStream(target);
-         var tally = new TallyingOutputStream(file)) {
+         var tally = new TallyingOutputStream(decoding.apply(Files.newOutputStream(target)))) {
       in.transferTo(tally);
       tally.flush();
       return StoredSnapshot.of(uri(key), tally.count(), tally.digest());

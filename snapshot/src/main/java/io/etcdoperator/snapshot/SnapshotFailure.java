@@ -19,6 +19,10 @@ public class SnapshotFailure extends RuntimeException {
     CHECKSUM_MISMATCH("ChecksumMismatch"),
     INSUFFICIENT_SPACE("InsufficientSpace"),
     RESTORE_TOOL_FAILED("RestoreToolFailed"),
+    /** The snapshot names a key id the mounted key Secret does not hold (or none was mounted). */
+    ENCRYPTION_KEY_MISSING("EncryptionKeyMissing"),
+    /** Wrong key, a truncated or altered object, or a plain snapshot where an encrypted one was expected. */
+    DECRYPTION_FAILED("DecryptionFailed"),
     /** A bug or an unforeseen answer: still reported as a JSON line, so the controller can say what happened. */
     INTERNAL_ERROR("InternalError"),
     STORAGE_ERROR("StorageError");

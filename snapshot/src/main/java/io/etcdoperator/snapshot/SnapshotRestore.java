@@ -7,6 +7,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,14 +25,22 @@ public final class SnapshotRestore {
 
   private final RestoreTool tool;
   private final Duration within;
+  private final Optional<KeyRing> keys;
 
   public SnapshotRestore(RestoreTool tool, Duration within) {
+    this(tool, within, Optional.empty());
+  }
+
+  /** @param keys decrypt with these; when empty, only a plain snapshot restores (an encrypted one names its key id) */
+  public SnapshotRestore(RestoreTool tool, Duration within, Optional<KeyRing> keys) {
     this.tool = tool;
     this.within = within;
+    this.keys = keys;
   }
 
   /** How a restore went: skipped (member present) or restored from the fetched bytes. */
-  public record Outcome(boolean restored, Optional<StoredSnapshot> snapshot, String verifiedAgainst) {}
+  public record Outcome(boolean restored, Optional<StoredSnapshot> snapshot, String verifiedAgainst, long revisionBump,
+      Optional<String> encryptionKeyId) {}
 
   /**
    * @param expectedChecksum {@code sha256:<hex>} to verify against; when empty, the checksum the agent recorded when
@@ -41,7 +50,7 @@ public final class SnapshotRestore {
     Path dataDir = target.dataDir();
     if (Files.isDirectory(dataDir.resolve("member"))) {
       LOG.atInfo().addKeyValue("dataDir", dataDir).log("data directory already holds a member; nothing to restore");
-      return new Outcome(false, Optional.empty(), "none");
+      return new Outcome(false, Optional.empty(), "none", 0, Optional.empty());
     }
     tool.requireExecutable();
     Path download = dataDir.resolve(DOWNLOAD);
@@ -49,29 +58,47 @@ public final class SnapshotRestore {
     try {
       Files.createDirectories(dataDir);
       removeStale(download, staging);
-      requireSpace(dataDir, store.size(key));
-      Optional<String> expected = expectedChecksum.map(StoredSnapshot::hexOf)
-          .or(() -> store.recordedChecksum(key).map(StoredSnapshot::hexOf));
-      String verifiedAgainst = expectedChecksum.isPresent() ? "given" : expected.isPresent() ? "recorded" : "none";
-      StoredSnapshot fetched = store.fetch(key, download);
-      if (expected.isPresent() && !expected.get().equals(fetched.sha256Hex())) {
-        throw new SnapshotFailure(SnapshotFailure.Reason.CHECKSUM_MISMATCH, fetched.uri() + " has sha256 "
-            + fetched.sha256Hex() + " but " + expected.get() + " was expected");
-      }
-      if (expected.isEmpty()) {
-        LOG.atWarn().addKeyValue("uri", fetched.uri())
-            .log("no recorded checksum; relying on the hash etcd appends to its snapshots");
-      }
-      tool.run(download, staging, target, within);
-      Files.move(staging.resolve("member"), dataDir.resolve("member"), StandardCopyOption.ATOMIC_MOVE);
-      removeStale(download, staging);
-      LOG.atInfo().addKeyValue("uri", fetched.uri()).addKeyValue("sizeBytes", fetched.sizeBytes())
-          .addKeyValue("member", target.memberName()).log("snapshot restored");
-      return new Outcome(true, Optional.of(fetched), verifiedAgainst);
+      return restore(store, key, expectedChecksum, target, download, staging);
     } catch (IOException e) {
+      removeQuietly(download, staging);
       throw new SnapshotFailure(SnapshotFailure.Reason.STORAGE_ERROR, "restore into " + dataDir + " failed: "
           + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      removeQuietly(download, staging); // a wrong key or a failed tool leaves no plaintext and no half member
+      throw e;
     }
+  }
+
+  private Outcome restore(SnapshotStore store, String key, Optional<String> expectedChecksum, RestoreTarget target,
+      Path download, Path staging) throws IOException {
+    Path dataDir = target.dataDir();
+    requireSpace(dataDir, store.size(key));
+    Optional<String> expected = expectedChecksum.map(StoredSnapshot::hexOf)
+        .or(() -> store.recordedChecksum(key).map(StoredSnapshot::hexOf));
+    String verifiedAgainst = expectedChecksum.isPresent() ? "given" : expected.isPresent() ? "recorded" : "none";
+    var decrypting = new AtomicReference<DecryptingOutputStream>();
+    StoredSnapshot fetched = store.fetch(key, download, file -> {
+      decrypting.set(new DecryptingOutputStream(file, keys));
+      return decrypting.get();
+    });
+    if (expected.isPresent() && !expected.get().equals(fetched.sha256Hex())) {
+      throw new SnapshotFailure(SnapshotFailure.Reason.CHECKSUM_MISMATCH, fetched.uri() + " has sha256 "
+          + fetched.sha256Hex() + " but " + expected.get() + " was expected");
+    }
+    if (expected.isEmpty()) {
+      LOG.atWarn().addKeyValue("uri", fetched.uri())
+          .log("no recorded checksum; relying on the hash etcd appends to its snapshots");
+    }
+    if (tool.revisionBump() == 0) {
+      LOG.atWarn().addKeyValue("tool", tool.executable()).log("this tool cannot bump the revision: watchers that "
+          + "saw revisions after the snapshot (Kubernetes) will not be told to re-list");
+    }
+    tool.run(download, staging, target, within);
+    Files.move(staging.resolve("member"), dataDir.resolve("member"), StandardCopyOption.ATOMIC_MOVE);
+    removeStale(download, staging);
+    LOG.atInfo().addKeyValue("uri", fetched.uri()).addKeyValue("sizeBytes", fetched.sizeBytes())
+        .addKeyValue("member", target.memberName()).log("snapshot restored");
+    return new Outcome(true, Optional.of(fetched), verifiedAgainst, tool.revisionBump(), decrypting.get().keyId());
   }
 
   /** The download and the tool's output both live in the data directory, so it needs twice the snapshot's size. */
@@ -80,6 +107,14 @@ public final class SnapshotRestore {
     if (usable < 2 * snapshotSize) {
       throw new SnapshotFailure(SnapshotFailure.Reason.INSUFFICIENT_SPACE, dataDir + " has " + usable
           + " bytes free; restoring a " + snapshotSize + "-byte snapshot needs " + 2 * snapshotSize);
+    }
+  }
+
+  private static void removeQuietly(Path download, Path staging) {
+    try {
+      removeStale(download, staging);
+    } catch (IOException e) {
+      LOG.atWarn().addKeyValue("download", download).log("could not remove a failed restore's files");
     }
   }
 

@@ -23,12 +23,20 @@ public final class SnapshotSave {
   private final EtcdAdmin.Factory etcd;
   private final EtcdConnection connection;
   private final Duration within;
+  private final Optional<EncryptionKey> encryption;
 
   /** @param within bound on the whole stream (a 2 GiB database takes minutes, not the per-call timeout) */
   public SnapshotSave(EtcdAdmin.Factory etcd, EtcdConnection connection, Duration within) {
+    this(etcd, connection, within, Optional.empty());
+  }
+
+  /** @param encryption the key the stored bytes are encrypted with, chunk by chunk on their way to the store */
+  public SnapshotSave(EtcdAdmin.Factory etcd, EtcdConnection connection, Duration within,
+      Optional<EncryptionKey> encryption) {
     this.etcd = etcd;
     this.connection = connection;
     this.within = within;
+    this.encryption = encryption;
   }
 
   public TakenSnapshot run(SnapshotStore store, String key, SnapshotIdentity owner) {
@@ -36,12 +44,19 @@ public final class SnapshotSave {
       SnapshotSource source = sourceWithRetries(admin);
       LOG.atInfo().addKeyValue("endpoint", source.endpoint()).addKeyValue("member", source.status().memberId())
           .addKeyValue("leader", source.leader()).addKeyValue("revision", source.revision())
-          .addKeyValue("key", key).addKeyValue("snapshot", owner.name()).log("streaming snapshot");
+          .addKeyValue("key", key).addKeyValue("snapshot", owner.name())
+          .addKeyValue("encryptionKeyId", encryption.map(EncryptionKey::id).orElse("none")).log("streaming snapshot");
       AtomicBoolean streamed = new AtomicBoolean();
       StoredSnapshot stored = store.save(key, owner, out -> {
         streamed.set(true);
         try {
-          admin.snapshot(source.endpoint(), out, within);
+          if (encryption.isEmpty()) {
+            admin.snapshot(source.endpoint(), out, within);
+            return;
+          }
+          var encrypting = new EncryptingOutputStream(out, encryption.get());
+          admin.snapshot(source.endpoint(), encrypting, within);
+          encrypting.finish();
         } catch (EtcdException e) {
           throw EtcdFailures.translate(e);
         }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Somewhere snapshots live: an S3 bucket or a mounted directory. Keys are '/'-separated paths relative to the store.
@@ -18,7 +19,15 @@ public interface SnapshotStore extends AutoCloseable {
   StoredSnapshot save(String key, SnapshotIdentity owner, SnapshotWriter writer);
 
   /** Copies the object at exactly {@code key} into {@code target}, hashing what it copies. */
-  StoredSnapshot fetch(String key, Path target);
+  default StoredSnapshot fetch(String key, Path target) {
+    return fetch(key, target, UnaryOperator.identity());
+  }
+
+  /**
+   * Like {@link #fetch(String, Path)}, with the stored bytes passing through {@code decoding} on their way to the
+   * file; the hash and size are still those of the stored bytes. Closing the decoding stream closes the file.
+   */
+  StoredSnapshot fetch(String key, Path target, UnaryOperator<OutputStream> decoding);
 
   /** Size of the object at {@code key}; {@link SnapshotFailure.Reason#SNAPSHOT_NOT_FOUND} when absent. */
   long size(String key);

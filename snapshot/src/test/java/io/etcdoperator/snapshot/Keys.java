@@ -71,6 +71,26 @@ final class Keys implements AutoCloseable {
     }
   }
 
+  /** The keyspace revision a response header carries. */
+  long revision() {
+    try {
+      return client.getKVClient().get(bytes("/"), GetOption.builder().isPrefix(true).withCountOnly(true).build())
+          .get(30, TimeUnit.SECONDS).getHeader().getRevision();
+    } catch (Exception e) {
+      throw new AssertionError("revision read failed", e);
+    }
+  }
+
+  /** Watches every key from {@code revision}; completes with the first error or the first event batch's revision. */
+  CompletableFuture<Object> watchFrom(long revision) {
+    CompletableFuture<Object> first = new CompletableFuture<>();
+    var watcher = client.getWatchClient().watch(bytes("/"),
+        io.etcd.jetcd.options.WatchOption.builder().isPrefix(true).withRevision(revision).build(),
+        io.etcd.jetcd.Watch.listener(r -> first.complete(r.getHeader().getRevision()), first::complete));
+    first.whenComplete((r, e) -> watcher.close());
+    return first;
+  }
+
   long clusterId() {
     try {
       return client.getClusterClient().listMember().get(10, TimeUnit.SECONDS).getHeader().getClusterId();

@@ -42,7 +42,18 @@ class RestoreToolTest {
             "--name", "prod-abc12", "--data-dir", "/var/lib/etcd/.restore",
             "--initial-cluster", "prod-abc12=https://prod-abc12.prod:2380",
             "--initial-cluster-token", "default-prod-restored",
-            "--initial-advertise-peer-urls", "https://prod-abc12.prod:2380");
+            "--initial-advertise-peer-urls", "https://prod-abc12.prod:2380",
+            "--bump-revision", "1000000000", "--mark-compacted");
+  }
+
+  @Test
+  void etcdctl34HasNoRevisionBumpSoItsCommandLeavesItOut() {
+    var target = new RestoreTarget(Path.of("/d"), "m", "m=http://m:2380", "t", "http://m:2380");
+    RestoreTool tool = RestoreTool.forVersion("3.4.23", Path.of("/tools"));
+
+    assertThat(tool.revisionBump()).isZero();
+    assertThat(tool.command(Path.of("/d/s.db"), Path.of("/d/.restore"), target))
+        .doesNotContain("--bump-revision", "--mark-compacted");
   }
 
   @Test

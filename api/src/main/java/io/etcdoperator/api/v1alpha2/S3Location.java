@@ -3,6 +3,7 @@ package io.etcdoperator.api.v1alpha2;
 import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -38,6 +39,16 @@ public class S3Location {
   @JsonPropertyDescription("true addresses the bucket in the URL path (endpoint/bucket/key) instead of as a host "
       + "name, as many S3-compatible servers need; default false.")
   private Boolean forcePathStyle;
+
+  @JsonPropertyDescription("Server-side encryption S3 applies to the objects written: AES256 (SSE-S3) or aws:kms "
+      + "(SSE-KMS); unset leaves it to the bucket's default. Independent of spec encryption, which encrypts before "
+      + "upload.")
+  @Pattern(SchemaPatterns.S3_SERVER_SIDE_ENCRYPTION)
+  private String serverSideEncryption;
+
+  @JsonPropertyDescription("KMS key id or ARN for serverSideEncryption aws:kms (refused with AES256); unset uses the "
+      + "account's AWS managed key.")
+  private String kmsKeyId;
 
   public String getEndpoint() {
     return endpoint;
@@ -87,6 +98,22 @@ public class S3Location {
     this.forcePathStyle = forcePathStyle;
   }
 
+  public String getServerSideEncryption() {
+    return serverSideEncryption;
+  }
+
+  public void setServerSideEncryption(String serverSideEncryption) {
+    this.serverSideEncryption = serverSideEncryption;
+  }
+
+  public String getKmsKeyId() {
+    return kmsKeyId;
+  }
+
+  public void setKmsKeyId(String kmsKeyId) {
+    this.kmsKeyId = kmsKeyId;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -100,11 +127,14 @@ public class S3Location {
         && Objects.equals(key, that.key)
         && Objects.equals(credentialsSecretRef, that.credentialsSecretRef)
         && Objects.equals(region, that.region)
-        && Objects.equals(forcePathStyle, that.forcePathStyle);
+        && Objects.equals(forcePathStyle, that.forcePathStyle)
+        && Objects.equals(serverSideEncryption, that.serverSideEncryption)
+        && Objects.equals(kmsKeyId, that.kmsKeyId);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(endpoint, bucket, key, credentialsSecretRef, region, forcePathStyle);
+    return Objects.hash(endpoint, bucket, key, credentialsSecretRef, region, forcePathStyle, serverSideEncryption,
+        kmsKeyId);
   }
 }

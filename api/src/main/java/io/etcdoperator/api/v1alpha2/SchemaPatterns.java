@@ -10,5 +10,10 @@ final class SchemaPatterns {
 
   static final String QUOTA_USAGE_PERCENT = "^([1-9][0-9]?|100)%$";
 
+  /** A Secret data key; snapshots store it as their encryption key id. */
+  static final String SECRET_DATA_KEY = "^[-._a-zA-Z0-9]{1,253}$";
+
+  static final String S3_SERVER_SIDE_ENCRYPTION = "^(AES256|aws:kms)$";
+
   private SchemaPatterns() {}
 }

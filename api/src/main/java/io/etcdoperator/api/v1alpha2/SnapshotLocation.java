@@ -18,6 +18,9 @@ public class SnapshotLocation {
   @JsonPropertyDescription("A PersistentVolumeClaim in the same namespace.")
   private PvcLocation pvc;
 
+  @JsonPropertyDescription("Client-side encryption of the snapshot (AES-256-GCM, streamed); unset stores it as etcd wrote it.")
+  private SnapshotEncryption encryption;
+
   public S3Location getS3() {
     return s3;
   }
@@ -34,6 +37,14 @@ public class SnapshotLocation {
     this.pvc = pvc;
   }
 
+  public SnapshotEncryption getEncryption() {
+    return encryption;
+  }
+
+  public void setEncryption(SnapshotEncryption encryption) {
+    this.encryption = encryption;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -43,11 +54,12 @@ public class SnapshotLocation {
       return false;
     }
     return Objects.equals(s3, that.s3)
-        && Objects.equals(pvc, that.pvc);
+        && Objects.equals(pvc, that.pvc)
+        && Objects.equals(encryption, that.encryption);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(s3, pvc);
+    return Objects.hash(s3, pvc, encryption);
   }
 }

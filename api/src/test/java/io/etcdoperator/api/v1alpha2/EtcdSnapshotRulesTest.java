@@ -72,6 +72,19 @@ class EtcdSnapshotRulesTest {
   }
 
   @Test
+  void encryptionNamesOneSecretEntryAndServerSideEncryptionIsAes256OrKms() {
+    assertAccepted(CRD.create(TO_S3 + "      serverSideEncryption: aws:kms\n      kmsKeyId: alias/etcd\n"
+        + "    encryption: {keySecretRef: {name: snapshot-keys, key: '2025-01'}}\n"));
+    assertAccepted(CRD.create(TO_PVC + "    encryption: {keySecretRef: {name: snapshot-keys, key: k1.v2}}\n"));
+    assertRejected(CRD.create(TO_S3 + "      serverSideEncryption: aes256\n"),
+        "spec.destination.s3.serverSideEncryption", "must match");
+    assertRejected(CRD.create(TO_PVC + "    encryption: {keySecretRef: {name: snapshot-keys}}\n"),
+        "spec.destination.encryption.keySecretRef.key", "is required");
+    assertRejected(CRD.create(TO_PVC + "    encryption: {keySecretRef: {name: snapshot-keys, key: ../k}}\n"),
+        "spec.destination.encryption.keySecretRef.key", "must match");
+  }
+
+  @Test
   void statusPhaseIsOneOfTheKnownPhases() {
     assertAccepted(CRD.create(TO_PVC + """
         status:

@@ -49,9 +49,13 @@ public final class AgentContainers {
     return List.of(restore(member, image));
   }
 
-  /** The volumes the init containers add to the Pod (the restore source). */
+  /** The volumes the init containers add to the Pod (the restore source and its encryption keys). */
   public static List<Volume> volumes(EtcdMember member, boolean existingCluster) {
-    return restores(member, existingCluster) ? source(member.getSpec().getRestore()).volumes() : List.of();
+    if (!restores(member, existingCluster)) {
+      return List.of();
+    }
+    RestoreSpec restore = member.getSpec().getRestore();
+    return SnapshotKeys.join(source(restore).volumes(), keys(restore).volumes());
   }
 
   static Container restore(EtcdMember member, AgentImage agent) {
@@ -69,6 +73,9 @@ public final class AgentContainers {
     List<VolumeMount> mounts = new ArrayList<>();
     mounts.add(new VolumeMountBuilder().withName("data").withMountPath(EtcdCommandLine.DATA_MOUNT).build());
     mounts.addAll(source.mounts());
+    SnapshotKeys keys = keys(spec.getRestore());
+    args.addAll(keys.args());
+    mounts.addAll(keys.mounts());
     return new ContainerBuilder()
         .withName(RESTORE)
         .withImage(agent.image())
@@ -98,6 +105,10 @@ public final class AgentContainers {
       builder.addToLimits("memory", new Quantity(memoryLimit));
     }
     return builder.build();
+  }
+
+  private static SnapshotKeys keys(RestoreSpec restore) {
+    return SnapshotKeys.forRestore(restore.getSource(), RESTORE_VOLUMES);
   }
 
   private static SnapshotStorage source(RestoreSpec restore) {

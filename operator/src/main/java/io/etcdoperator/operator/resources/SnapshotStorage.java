@@ -43,6 +43,12 @@ public record SnapshotStorage(List<String> args, String path, List<Volume> volum
     if (Boolean.TRUE.equals(s3.getForcePathStyle())) {
       args.add("--s3-force-path-style");
     }
+    if (s3.getServerSideEncryption() != null && !s3.getServerSideEncryption().isBlank()) {
+      args.add("--s3-sse=" + s3.getServerSideEncryption());
+    }
+    if (s3.getKmsKeyId() != null && !s3.getKmsKeyId().isBlank()) {
+      args.add("--s3-sse-kms-key-id=" + s3.getKmsKeyId());
+    }
     args.add("--s3-credentials-dir=" + S3_CREDENTIALS_MOUNT);
     String volume = volumePrefix + "-s3-credentials";
     String secret = s3.getCredentialsSecretRef() == null ? null : s3.getCredentialsSecretRef().getName();

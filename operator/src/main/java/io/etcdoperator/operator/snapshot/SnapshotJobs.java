@@ -9,6 +9,7 @@ import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.MemberTlsView;
 import io.etcdoperator.operator.resources.Owners;
+import io.etcdoperator.operator.resources.SnapshotKeys;
 import io.etcdoperator.operator.resources.SnapshotStorage;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -76,6 +77,7 @@ public final class SnapshotJobs {
     args.addAll(store.args());
     volumes.addAll(store.volumes());
     mounts.addAll(store.mounts());
+    SnapshotKeys.forSave(snapshot.getSpec().getDestination(), "destination").addTo(args, volumes, mounts);
     return job(saveJobName(snapshot), snapshot, snapshot, image, args, volumes, mounts);
   }
 

@@ -22,6 +22,22 @@ class RestoreInitContainerGoldenTest {
   }
 
   @Test
+  void seedRestoringAnEncryptedSnapshotMountsTheWholeKeySecret() {
+    var member = Fixtures.member("member-seed-restore-s3");
+    var source = member.getSpec().getRestore().getSource();
+    var encryption = new io.etcdoperator.api.v1alpha2.SnapshotEncryption();
+    encryption.setKeySecretRef(new io.etcdoperator.api.v1alpha2.SecretKeyReference("snapshot-keys", "2025-01"));
+    source.setEncryption(encryption);
+
+    var pod = MemberPods.build(member, IMAGE, false, AGENT);
+
+    Golden.assertMatches("pod-seed-restore-s3-encrypted", pod);
+    var keys = pod.getSpec().getVolumes().stream().filter(v -> v.getName().equals("restore-encryption-keys"))
+        .findFirst().orElseThrow();
+    org.assertj.core.api.Assertions.assertThat(keys.getSecret().getItems()).as("every key id").isNullOrEmpty();
+  }
+
+  @Test
   void seedRestoringFromPvcOnEtcd34() {
     Golden.assertMatches("pod-seed-restore-pvc", MemberPods.build(Fixtures.member("member-seed-restore-pvc"),
         "quay.io/coreos/etcd:v3.4.23", false, Optional.of(new AgentImage("operator:dev", "/srv/etcd-tools"))));

@@ -25,6 +25,12 @@ final class SnapshotFixtures {
     return location;
   }
 
+  public static io.etcdoperator.api.v1alpha2.SnapshotEncryption encryption(String secret, String key) {
+    var encryption = new io.etcdoperator.api.v1alpha2.SnapshotEncryption();
+    encryption.setKeySecretRef(new io.etcdoperator.api.v1alpha2.SecretKeyReference(secret, key));
+    return encryption;
+  }
+
   static SnapshotLocation pvc(String claim, String subPath) {
     PvcLocation pvc = new PvcLocation();
     pvc.setClaimName(claim);

@@ -7,6 +7,7 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdClusterStatus;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotSchedule;
+import io.etcdoperator.api.v1alpha2.SnapshotLocation;
 import io.etcdoperator.operator.resources.Fixtures;
 import io.etcdoperator.operator.resources.Golden;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -40,6 +41,37 @@ class SnapshotJobGoldenTest {
         "9c1d7e3a-2b4f-4a68-8e05-f3a7b9c2d6e1", "demo", SnapshotFixtures.s3("prod/"));
 
     Golden.assertMatches("job-snapshot-s3-mtls-auth", SnapshotJobs.save(snapshot, authCluster(), VOTERS, true, IMAGE));
+  }
+
+  @Test
+  void saveEncryptedToS3WithKmsMountsOnlyTheNamedKey() {
+    SnapshotLocation destination = SnapshotFixtures.s3("prod/");
+    destination.getS3().setServerSideEncryption("aws:kms");
+    destination.getS3().setKmsKeyId("arn:aws:kms:eu-west-1:111122223333:key/etcd");
+    destination.setEncryption(SnapshotFixtures.encryption("snapshot-keys", "2025-01"));
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "demo-encrypted",
+        "0e6b8d2f-4a1c-4e3d-9b7a-5c2e8f1a3d6b", "demo", destination);
+
+    Job job = SnapshotJobs.save(snapshot, authCluster(), VOTERS, true, IMAGE);
+
+    Golden.assertMatches("job-snapshot-s3-encrypted", job);
+    String rendered = io.fabric8.kubernetes.client.utils.Serialization.asYaml(job);
+    assertThat(job.getSpec().getTemplate().getSpec().getContainers().getFirst().getEnv()).isNullOrEmpty();
+    assertThat(rendered).doesNotContain("AWS_SECRET_ACCESS_KEY");
+  }
+
+  @Test
+  void pruneNeedsNoEncryptionKey() {
+    SnapshotLocation destination = SnapshotFixtures.s3("prod/");
+    destination.setEncryption(SnapshotFixtures.encryption("snapshot-keys", "2025-01"));
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "s", "u", "demo", destination);
+
+    Job job = SnapshotJobs.prune(snapshot, snapshot, IMAGE);
+
+    assertThat(job.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
+        .noneMatch(a -> a.startsWith("--encryption"));
+    assertThat(job.getSpec().getTemplate().getSpec().getVolumes())
+        .noneMatch(v -> v.getName().contains("encryption"));
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The one JSON line an agent run ends with, on stdout and in the container's termination message, which is how the
@@ -38,8 +39,9 @@ public final class AgentResult {
     return result;
   }
 
-  public static AgentResult restored(StoredSnapshot fetched, String verifiedAgainst) {
-    return new AgentResult("restored").artifact(fetched).with("verifiedAgainst", verifiedAgainst);
+  public static AgentResult restored(StoredSnapshot fetched, String verifiedAgainst, long revisionBump) {
+    return new AgentResult("restored").artifact(fetched).with("verifiedAgainst", verifiedAgainst)
+        .with("revisionBump", revisionBump);
   }
 
   public static AgentResult skipped(String why) {
@@ -52,6 +54,12 @@ public final class AgentResult {
 
   public static AgentResult failed(SnapshotFailure failure) {
     return new AgentResult("failed").with("reason", failure.reason().word()).with("message", failure.getMessage());
+  }
+
+  /** Names the key id an encrypted snapshot was written or read with (the id only, never the key). */
+  public AgentResult encryptedWith(Optional<String> keyId) {
+    keyId.ifPresent(id -> with("encryptionKeyId", id));
+    return this;
   }
 
   public boolean success() {

@@ -1,5 +1,6 @@
 package io.etcdoperator.snapshot.cli;
 
+import io.etcdoperator.snapshot.KeyRing;
 import io.etcdoperator.snapshot.RestoreTarget;
 import io.etcdoperator.snapshot.RestoreTool;
 import io.etcdoperator.snapshot.SnapshotFailure;
@@ -55,14 +56,19 @@ final class RestoreCommand extends SnapshotCommand.Run {
   @Option(names = "--timeout", defaultValue = "PT30M", description = "Bound on running the restore tool (ISO-8601).")
   Duration timeout;
 
+  @Option(names = "--encryption-key-dir",
+      description = "Mounted key Secret (one file per key id); the snapshot names the id it needs.")
+  Path keyDir;
+
   @Override
   AgentResult run() {
     RestoreTool tool = tool();
     var target = new RestoreTarget(dataDir, memberName, initialCluster, clusterToken, peerUrls);
     try (SnapshotStore source = store.open(agent().env)) {
-      var outcome = new SnapshotRestore(tool, timeout).run(source, key, Optional.ofNullable(checksum), target);
+      var outcome = new SnapshotRestore(tool, timeout, Optional.ofNullable(keyDir).map(KeyRing::new)).run(source, key, Optional.ofNullable(checksum), target);
       return outcome.restored()
-          ? AgentResult.restored(outcome.snapshot().orElseThrow(), outcome.verifiedAgainst())
+          ? AgentResult.restored(outcome.snapshot().orElseThrow(), outcome.verifiedAgainst(),
+              outcome.revisionBump()).encryptedWith(outcome.encryptionKeyId())
           : AgentResult.skipped("data directory " + dataDir + " already holds a member");
     }
   }

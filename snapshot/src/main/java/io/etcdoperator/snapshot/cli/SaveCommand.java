@@ -1,9 +1,14 @@
 package io.etcdoperator.snapshot.cli;
 
+import io.etcdoperator.snapshot.EncryptionKey;
+import io.etcdoperator.snapshot.KeyRing;
+import io.etcdoperator.snapshot.SnapshotFailure;
 import io.etcdoperator.snapshot.SnapshotIdentity;
 import io.etcdoperator.snapshot.SnapshotSave;
 import io.etcdoperator.snapshot.SnapshotStore;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,12 +35,28 @@ final class SaveCommand extends SnapshotCommand.Run {
   @Option(names = "--timeout", defaultValue = "PT25M", description = "Bound on the whole transfer (ISO-8601).")
   Duration timeout;
 
+  @Option(names = "--encryption-key-dir", description = "Mounted key Secret: one file per key id.")
+  Path keyDir;
+
+  @Option(names = "--encryption-key-id", description = "Encrypt with the key in this file of --encryption-key-dir.")
+  String keyId;
+
   @Override
   AgentResult run() {
     SnapshotIdentity owner = new SnapshotIdentity(name, uid);
+    Optional<EncryptionKey> key = key();
     try (SnapshotStore target = store.open(agent().env)) {
-      var save = new SnapshotSave(agent().etcd, etcd.connection(), timeout);
-      return AgentResult.stored(save.run(target, SnapshotStore.key(prefix, owner.fileName()), owner));
+      var save = new SnapshotSave(agent().etcd, etcd.connection(), timeout, key);
+      return AgentResult.stored(save.run(target, SnapshotStore.key(prefix, owner.fileName()), owner))
+          .encryptedWith(key.map(EncryptionKey::id));
     }
+  }
+
+  private Optional<EncryptionKey> key() {
+    if ((keyDir == null) != (keyId == null)) {
+      throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST,
+          "--encryption-key-dir and --encryption-key-id go together");
+    }
+    return keyDir == null ? Optional.empty() : Optional.of(new KeyRing(keyDir).require(keyId));
   }
 }

@@ -1,6 +1,7 @@
 package io.etcdoperator.snapshot.cli;
 
 import io.etcdoperator.snapshot.DirectoryStore;
+import io.etcdoperator.snapshot.S3ServerSideEncryption;
 import io.etcdoperator.snapshot.S3Settings;
 import io.etcdoperator.snapshot.S3Store;
 import io.etcdoperator.snapshot.SnapshotFailure;
@@ -33,6 +34,12 @@ final class StoreOptions {
   @Option(names = "--s3-part-size-mib", defaultValue = "16", description = "Multipart part size; the upload's memory.")
   int partSizeMib;
 
+  @Option(names = "--s3-sse", description = "Server-side encryption of written objects: AES256 (SSE-S3) or aws:kms.")
+  String s3Sse;
+
+  @Option(names = "--s3-sse-kms-key-id", description = "KMS key for aws:kms (default: the bucket's AWS managed key).")
+  String s3SseKmsKeyId;
+
   @Option(names = "--dir", description = "Directory (a mounted PVC); set this or --s3-bucket.")
   Path dir;
 
@@ -47,6 +54,6 @@ final class StoreOptions {
       throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST, "--s3-bucket needs --s3-endpoint");
     }
     return new S3Store(S3Settings.withCredentials(s3Endpoint, s3Bucket, s3Region, s3ForcePathStyle,
-        Optional.ofNullable(s3CredentialsDir), env, partSizeMib << 20));
+        Optional.ofNullable(s3CredentialsDir), env, partSizeMib << 20), S3ServerSideEncryption.of(s3Sse, s3SseKmsKeyId));
   }
 }
