@@ -13,6 +13,9 @@
  * --state-dir:     an emptyDir of the Pod; a file there records that etcd of this Pod has written a WAL.
  * --recovery-file: the Pod's annotations (downward API). A new token in FORCE_ANNOTATION restarts etcd once, in the
  *                  same Pod, with --force-new-cluster: how a memory member that survived a lost quorum keeps its data.
+ *                  Only while etcd reports no leader on its metrics listener (--listen-metrics-urls, for
+ *                  LEADERLESS_POLLS polls in a row): a healthy member is never made a one-member cluster, whoever
+ *                  wrote the annotation. Without a metrics listener the request is honoured as before.
  * Identity: DATA/member/etcd-operator-identity names the member and cluster token that own the directory.
  */
 #define _GNU_SOURCE
@@ -24,6 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -34,6 +40,7 @@
 #define TERMINATION_LOG "/dev/termination-log"
 #define FORCE_ANNOTATION "etcd-operator.cozystack.io/force-new-cluster"
 #define STOP_SECONDS 60
+#define LEADERLESS_POLLS 5
 
 static pid_t child;
 static volatile sig_atomic_t terminating;
@@ -287,8 +294,76 @@ static void stop(pid_t pid) {
   }
 }
 
+/* The port of etcd's plain-HTTP metrics listener (--listen-metrics-urls=http://HOST:PORT), or 0. */
+static int metrics_port(int argc, char **etcd) {
+  for (int i = 0; i < argc; i++) {
+    const char *url = NULL;
+    if (strncmp(etcd[i], "--listen-metrics-urls=", 22) == 0) {
+      url = etcd[i] + 22;
+    } else if (strcmp(etcd[i], "--listen-metrics-urls") == 0 && i + 1 < argc) {
+      url = etcd[i + 1];
+    }
+    if (url != NULL && strncmp(url, "http://", 7) == 0) {
+      const char *colon = strrchr(url + 7, ':');
+      return colon == NULL ? 0 : atoi(colon + 1);
+    }
+  }
+  return 0;
+}
+
+/* 1: etcd says it has a leader; 0: it says it has none; -1: it did not answer (starting, wedged). */
+static int has_leader(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) {
+    return -1;
+  }
+  struct timeval timeout = {2, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((unsigned short) port)};
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  static char body[1 << 20];
+  size_t length = 0;
+  if (connect(fd, (struct sockaddr *) &address, sizeof address) == 0) {
+    const char *get = "GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n";
+    if (write(fd, get, strlen(get)) == (ssize_t) strlen(get)) {
+      ssize_t n;
+      while (length < sizeof body - 1 && (n = read(fd, body + length, sizeof body - 1 - length)) > 0) {
+        length += (size_t) n;
+      }
+    }
+  }
+  close(fd);
+  body[length] = '\0';
+  if (strstr(body, "\netcd_server_has_leader 1") != NULL) {
+    return 1;
+  }
+  return strstr(body, "\netcd_server_has_leader 0") != NULL ? 0 : -1;
+}
+
+/*
+ * Whether a force-new-cluster request may be carried out now: etcd answered "no leader" LEADERLESS_POLLS times in a
+ * row. A member that has a leader refuses the request for good (the token is recorded as applied).
+ */
+static int confirmed_leaderless(int port, int *leaderless, const char *name, const char *request,
+                                const char *applied_file) {
+  if (port == 0) {
+    return 1;
+  }
+  int leader = has_leader(port);
+  if (leader == 1) {
+    write_file(applied_file, request);
+    say("refusing %s=%s for %s: etcd has a leader, so the quorum holds and forcing a new cluster would drop it",
+        FORCE_ANNOTATION, request, name);
+    *leaderless = 0;
+    return 0;
+  }
+  *leaderless = leader == 0 ? *leaderless + 1 : 0;
+  return *leaderless >= LEADERLESS_POLLS;
+}
+
 static int supervise(char **etcd, const char *data_dir, const char *name, const char *token, const char *marker,
-                     const char *recovery_file, const char *applied_file) {
+                     const char *recovery_file, const char *applied_file, int port) {
   struct sigaction action = {0};
   action.sa_handler = forward;
   sigemptyset(&action.sa_mask);
@@ -297,12 +372,14 @@ static int supervise(char **etcd, const char *data_dir, const char *name, const 
     sigaction(forwarded[i], &action, NULL);
   }
   char request[256];
-  int force = has_wal(data_dir) && force_requested(recovery_file, applied_file, request, sizeof request);
+  // with a metrics listener a request waits for etcd to say it has no leader, so the first start never forces
+  int force = port == 0 && has_wal(data_dir) && force_requested(recovery_file, applied_file, request, sizeof request);
   if (force) {
     write_file(applied_file, request);
     say("starting %s once with --force-new-cluster (%s=%s)", name, FORCE_ANNOTATION, request);
   }
   child = start(etcd, force);
+  int leaderless = 0;
   if (child < 0) {
     say("cannot fork: %s", strerror(errno));
     return 1;
@@ -321,7 +398,8 @@ static int supervise(char **etcd, const char *data_dir, const char *name, const 
     if (pid > 0) {
       continue;
     }
-    if (marked && force_requested(recovery_file, applied_file, request, sizeof request)) {
+    if (marked && force_requested(recovery_file, applied_file, request, sizeof request)
+        && confirmed_leaderless(port, &leaderless, name, request, applied_file)) {
       write_file(applied_file, request); // before the restart: a crash in between must not force twice
       say("restarting %s once with --force-new-cluster (%s=%s)", name, FORCE_ANNOTATION, request);
       stop(child);
@@ -394,5 +472,5 @@ int main(int argc, char **argv) {
     }
   }
   return supervise(etcd, data_dir, name, token, marker[0] == '\0' ? NULL : marker, recovery_file,
-                   applied[0] == '\0' ? NULL : applied);
+                   applied[0] == '\0' ? NULL : applied, metrics_port(etcd_argc, etcd));
 }

@@ -123,11 +123,60 @@ class EtcdGuardIT {
     assertThat(arguments(again.descendants().findFirst().orElseThrow())).doesNotContain("--force-new-cluster");
   }
 
+  /** Whoever wrote the annotation, a member whose etcd has a leader is never made a one-member cluster. */
+  @Test
+  void aMemberWithALeaderRefusesTheRequest() throws Exception {
+    Path data = dir.resolve("data");
+    Path annotations = dir.resolve("annotations");
+    Files.writeString(annotations, "");
+    int metrics = LoopbackPorts.reserve(1)[0];
+    Process guard = guard(List.of("--recovery-file=" + annotations), "m1", data,
+        List.of("--listen-metrics-urls=http://127.0.0.1:" + metrics), "");
+    Await.until("the guard to record the member's WAL", START, () -> Files.exists(dir.resolve("state/m1.started")));
+    ProcessHandle first = guard.descendants().findFirst().orElseThrow();
+    Files.writeString(annotations, "etcd-operator.cozystack.io/force-new-cluster=\"forged\"\n");
+    Await.until("the request refused", START, () -> log("m1").contains("refusing"));
+    assertThat(Files.readString(dir.resolve("m1.log"))).contains("etcd has a leader");
+    assertThat(first.isAlive()).as("etcd kept running").isTrue();
+    assertThat(guard.descendants().noneMatch(p -> arguments(p).contains("--force-new-cluster"))).isTrue();
+    assertThat(Files.readString(dir.resolve("state/m1.force-new-cluster"))).isEqualTo("forged");
+  }
+
+  /** A member of a cluster whose peers are gone has no leader: the request is carried out once etcd says so. */
+  @Test
+  void aLeaderlessMemberIsRestartedWithForceNewCluster() throws Exception {
+    Path data = dir.resolve("data");
+    Path annotations = dir.resolve("annotations");
+    Files.writeString(annotations, "");
+    int[] ports = LoopbackPorts.reserve(2);
+    Process guard = guard(List.of("--recovery-file=" + annotations), "m1", data,
+        List.of("--listen-metrics-urls=http://127.0.0.1:" + ports[0]), ",m2=http://127.0.0.1:" + ports[1]);
+    Await.until("the guard to record the member's WAL", START, () -> Files.exists(dir.resolve("state/m1.started")));
+    Files.writeString(annotations, "etcd-operator.cozystack.io/force-new-cluster=\"t1\"\n");
+    Await.until("etcd restarted with --force-new-cluster", START, () -> guard.descendants()
+        .anyMatch(p -> arguments(p).contains("--force-new-cluster")));
+    assertThat(Files.readString(dir.resolve("m1.log"))).doesNotContain("refusing");
+  }
+
+  private String log(String member) {
+    try {
+      return Files.readString(dir.resolve(member + ".log"));
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
   private static List<String> arguments(ProcessHandle process) {
     return process.info().arguments().map(List::of).orElse(List.of());
   }
 
   private Process guard(List<String> options, String name, Path data) throws IOException {
+    return guard(options, name, data, List.of(), "");
+  }
+
+  /** {@code peers}: more members of the initial cluster (",m2=http://..."), which never start. */
+  private Process guard(List<String> options, String name, Path data, List<String> etcdFlags, String peers)
+      throws IOException {
     int[] ports = LoopbackPorts.reserve(2);
     String peer = "http://127.0.0.1:" + ports[1];
     List<String> line = new ArrayList<>(List.of(guardBinary().toString(), "--state-dir=" + dir.resolve("state")));
@@ -135,7 +184,8 @@ class EtcdGuardIT {
     line.addAll(List.of("--", etcd().toString(), "--name=" + name, "--data-dir=" + data,
         "--initial-cluster-token=token-a", "--listen-client-urls=http://127.0.0.1:" + ports[0],
         "--advertise-client-urls=http://127.0.0.1:" + ports[0], "--listen-peer-urls=" + peer,
-        "--initial-advertise-peer-urls=" + peer, "--initial-cluster=" + name + "=" + peer));
+        "--initial-advertise-peer-urls=" + peer, "--initial-cluster=" + name + "=" + peer + peers));
+    line.addAll(etcdFlags);
     ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true)
         .redirectOutput(dir.resolve(name + ".log").toFile());
     builder.environment().put("ETCD_GUARD_TERMINATION_LOG", dir.resolve("termination-log").toString());
