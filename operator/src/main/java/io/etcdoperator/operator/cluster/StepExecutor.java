@@ -63,6 +63,7 @@ public class StepExecutor {
   private final java.time.Clock clock;
   private final RetainedVolumes volumes;
   private final LeaseCheck lease;
+  private final RecoverySteps recovery;
 
   StepExecutor(KubernetesClient client, EventRecorder events, java.time.Clock clock,
       SpaceRecoveries spaceRecoveries, LeaseCheck lease) {
@@ -72,6 +73,7 @@ public class StepExecutor {
     this.events = events;
     this.rootAuth = new RootAuth(client, events);
     this.volumes = new RetainedVolumes(client, events, clock);
+    this.recovery = new RecoverySteps(client, events, clock, volumes, lease);
     this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock,
         spaceRecoveries);
   }
@@ -139,83 +141,13 @@ public class StepExecutor {
           + " did not come up within 10 minutes; deleting it (its finalizer removes the learner from etcd) so a new "
           + "member can join (a learner holds only a copy: its volume goes with it)", Optional.empty());
       case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
-      case Step.StartQuorumRecovery s -> {
-        recordRecoverySource(cluster, s.survivor());
-        String message = "quorum lost for good: " + s.lost() + " lost their data; restarting the cluster from "
-            + s.survivor() + ", the only voter left (recorded as "
-            + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + ")";
-        events.warning(cluster, s.reason(), message);
-        LOG.atWarn().addKeyValue("member", s.survivor()).addKeyValue("reason", s.reason().reason()).log(message);
-        yield Outcome.of(s.reason(), message, SOON);
-      }
-      case Step.ForceNewCluster s -> {
-        markForceNewCluster(cluster, s.member(), "true");
-        lease.ensureHeld();
-        if (s.inPlace()) { // a new Pod would empty the tmpfs: etcd-guard restarts etcd in this one
-          askGuard(cluster, s.member(), clock.instant().toString());
-        } else {
-          client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
-        }
-        String message = "quorum lost: restarting " + s.member() + " with --force-new-cluster as "
-            + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + " asks; every other "
-            + "member will be discarded and join again as a learner";
-        events.warning(cluster, s.reason(), message);
-        LOG.atWarn().addKeyValue("member", s.member()).addKeyValue("reason", s.reason().reason()).log(message);
-        yield Outcome.of(s.reason(), message, SOON);
-      }
-      case Step.DiscardMembers s -> {
-        s.members().forEach(m -> {
-          lease.ensureHeld();
-          volumes.release(cluster, observation.member(m));
-          lease.ensureHeld();
-          client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(m).delete();
-        });
-        String message = "discarding members " + s.members() + " (dropped by the cluster restarted from "
-            + s.survivor() + "); their volumes are released and kept (" + RetainedVolumes.HOW_TO_FIND
-            + ") and new members join as learners";
-        events.warning(cluster, s.reason(), message);
-        LOG.atWarn().addKeyValue("members", s.members()).addKeyValue("reason", s.reason().reason()).log(message);
-        yield Outcome.of(s.reason(), message, SOON);
-      }
-      case Step.EndForceNewCluster s -> {
-        markForceNewCluster(cluster, s.member(), null);
-        lease.ensureHeld();
-        if (s.inPlace()) {
-          askGuard(cluster, s.member(), null); // the guard applies each request once; this only tidies the Pod
-        } else {
-          client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
-        }
-        lease.ensureHeld();
-        recordRecoverySource(cluster, null);
-        yield changed(cluster, s.reason(), "the cluster runs from " + s.member() + " alone; "
-            + (s.inPlace() ? "" : "restarting it without --force-new-cluster, ") + "new members join as learners");
-      }
-      case Step.ClearRecoveryRequest s -> {
-        recordRecoverySource(cluster, null);
-        yield changed(cluster, s.reason(), "the cluster already runs from " + s.member() + " alone; "
-            + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + " consumed");
-      }
-      case Step.ReleaseAllMembers s -> {
-        s.members().forEach(m -> {
-          lease.ensureHeld();
-          volumes.release(cluster, observation.member(m));
-          lease.ensureHeld();
-          client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(m).delete();
-        });
-        String message = "every member had lost its data; as " + io.etcdoperator.api.v1alpha2.EtcdOperatorApi
-            .ANNOTATION_RESET_EMPTY + " asks, deleting members " + s.members() + " (volumes released and kept: "
-            + RetainedVolumes.HOW_TO_FIND + ") before an empty cluster is bootstrapped";
-        events.warning(cluster, s.reason(), message);
-        LOG.atWarn().addKeyValue("members", s.members()).addKeyValue("reason", s.reason().reason()).log(message);
-        yield Outcome.of(s.reason(), message, SOON);
-      }
-      case Step.ForgetCluster s -> {
-        String message = "etcd cluster " + s.lost() + " forgotten (its data was lost); bootstrapping an empty "
-            + "cluster from a new seed";
-        events.warning(cluster, s.reason(), message);
-        LOG.atWarn().addKeyValue("clusterID", s.lost()).addKeyValue("reason", s.reason().reason()).log(message);
-        yield new Outcome(s.reason(), message, SOON, Optional.empty(), false, false, true);
-      }
+      case Step.StartQuorumRecovery s -> recovery.start(cluster, s);
+      case Step.ForceNewCluster s -> recovery.force(cluster, s);
+      case Step.DiscardMembers s -> recovery.discard(cluster, s, observation);
+      case Step.EndForceNewCluster s -> recovery.end(cluster, s);
+      case Step.ClearRecoveryRequest s -> recovery.clear(cluster, s);
+      case Step.ReleaseAllMembers s -> recovery.releaseAll(cluster, s, observation);
+      case Step.ForgetCluster s -> recovery.forget(cluster, s);
       case Step.Pause s -> {
         patchSpec(cluster, s.member(), Map.of("dormant", true));
         yield changed(cluster, s.reason(), "member " + s.member() + " parked: Pod deleted, data kept");
@@ -464,36 +396,6 @@ public class StepExecutor {
     events.warning(cluster, reason, message);
     LOG.atWarn().addKeyValue("member", member).addKeyValue("reason", reason.reason()).log(message);
     return Outcome.of(reason, message, SOON);
-  }
-
-  /** Sets (member) or removes (null) the cluster's force-new-cluster-from annotation, the member to restart from. */
-  private void recordRecoverySource(EtcdCluster cluster, String member) {
-    EtcdCluster patched = client.resources(EtcdCluster.class).inNamespace(ns(cluster))
-        .withName(cluster.getMetadata().getName())
-        .patch(PatchContext.of(PatchType.JSON_MERGE),
-            annotation(io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM, member));
-    // this pass's status write follows: with the old resourceVersion it would get 409 and READY would lag a pass
-    cluster.getMetadata().setResourceVersion(patched.getMetadata().getResourceVersion());
-    cluster.getMetadata().setAnnotations(patched.getMetadata().getAnnotations());
-  }
-
-  /** Sets (a new token) or removes (null) the request etcd-guard reads from the memory member Pod's annotations. */
-  private void askGuard(EtcdCluster cluster, String pod, String token) {
-    client.pods().inNamespace(ns(cluster)).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
-        annotation(io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, token));
-  }
-
-  /** Sets (value) or removes (null) the one-shot --force-new-cluster mark on an EtcdMember. */
-  private void markForceNewCluster(EtcdCluster cluster, String member, String value) {
-    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member)
-        .patch(PatchContext.of(PatchType.JSON_MERGE),
-            annotation(io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, value));
-  }
-
-  /** A JSON merge patch that sets one annotation, or removes it when {@code value} is null. */
-  private String annotation(String key, String value) {
-    return client.getKubernetesSerialization().asJson(Map.of("metadata",
-        Map.of("annotations", java.util.Collections.singletonMap(key, value))));
   }
 
   private void writeInitialCluster(EtcdCluster cluster, String member, String initialCluster) {
