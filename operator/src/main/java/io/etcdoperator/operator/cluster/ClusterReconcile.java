@@ -151,7 +151,7 @@ public class ClusterReconcile {
     boolean complete = observed.targetReached(desired);
     Optional<Instant> deadline = Optional.ofNullable(status.getProgressDeadline()).map(Instant::parse);
     TargetLatch.Decision decision = TargetLatch.decide(cluster.getSpec(), Optional.of(status.getObserved()),
-        observed.clusterId().isPresent(), complete, deadline, now, refusals.isEmpty());
+        observed.clusterId().isPresent(), complete, deadline, now, refusals.isEmpty(), observed.targetCrashLoops());
     report.refuseOnce(cluster, before, refusals);
     if (decision instanceof TargetLatch.Latch l) {
       report.latch(cluster, l.reason(), now);

@@ -112,6 +112,12 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
         && outdated().isEmpty();
   }
 
+  /** A member whose Pod is what the latched target builds crash-loops for a cause other than lost data. */
+  public boolean targetCrashLoops() {
+    return running().stream().anyMatch(m -> m.outdated().isEmpty()
+        && m.broken().filter(b -> !b.dataLost()).isPresent());
+  }
+
   /** Running members whose Pod is not what the latched target builds. */
   public List<ObservedMember> outdated() {
     return running().stream().filter(m -> m.outdated().isPresent()).toList();

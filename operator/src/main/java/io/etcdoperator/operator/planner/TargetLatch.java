@@ -34,6 +34,15 @@ public final class TargetLatch {
    */
   public static Decision decide(EtcdClusterSpec spec, Optional<ObservedClusterSpec> latched, boolean formed,
       boolean complete, Optional<Instant> deadline, Instant now, boolean specValid) {
+    return decide(spec, latched, formed, complete, deadline, now, specValid, false);
+  }
+
+  /**
+   * @param targetCrashLoops a member built from the latched target crash-loops (OOMKilled, a bad flag): the target
+   *     itself is wrong and can never be reached, so a corrected spec is taken at once, not after the deadline
+   */
+  public static Decision decide(EtcdClusterSpec spec, Optional<ObservedClusterSpec> latched, boolean formed,
+      boolean complete, Optional<Instant> deadline, Instant now, boolean specValid, boolean targetCrashLoops) {
     if (latched.isEmpty()) {
       return specValid ? new Latch(Reason.INITIAL_SNAPSHOT) : new Keep();
     }
@@ -45,7 +54,7 @@ public final class TargetLatch {
       }
       return new Exceeded(!formed);
     }
-    if (!same && (complete || (formed && fewerReplicasOnly(spec, latched.get())))) {
+    if (!same && (complete || (formed && (targetCrashLoops || fewerReplicasOnly(spec, latched.get()))))) {
       // fewer replicas at once: a scale-up that cannot finish (its learner's Pod never starts) is reverted this way
       return new Latch(Reason.SPEC_CHANGED);
     }

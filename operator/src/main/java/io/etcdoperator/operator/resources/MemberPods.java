@@ -185,7 +185,8 @@ public final class MemberPods {
         .flatMap(MemberPods::broken);
   }
 
-  static final int CRASH_LOOP_RESTARTS = 5;
+  /** Two failed restarts in back-off (about 30 s): a crash loop is only reported now, and a correction waits on it. */
+  static final int CRASH_LOOP_RESTARTS = 2;
   /**
    * What etcd says when a member that had a log starts without it (a raft panic on entries it no longer has), and
    * what etcd-guard says when it refuses such a start: proof that the member lost its data.

@@ -136,4 +136,16 @@ class LossProofTest {
         .unschedulable("c", NOW.minusSeconds(601)).at(NOW);
     assertThat(planner.next(noQuorum.build(), 3)).isNotInstanceOf(Step.ReplaceUnrunnableMember.class);
   }
+
+  @Test
+  void aCrashLoopOnTheLatchedTargetIsTheTargetsFaultNotAnOutdatedPods() {
+    Observations onTarget = cluster().voter("a").voter("b").unreadyVoter("c").broken("c", false)
+        .outdated("a", RestartReason.SPEC_CHANGED);
+    assertThat(onTarget.build().targetCrashLoops()).isTrue();
+    Observations outdated = cluster().voter("a").voter("b").unreadyVoter("c").broken("c", false)
+        .outdated("c", RestartReason.SPEC_CHANGED);
+    assertThat(outdated.build().targetCrashLoops()).as("its Pod is from before: rolling it may fix it").isFalse();
+    Observations lostData = cluster().voter("a").voter("b").unreadyVoter("c").broken("c", true);
+    assertThat(lostData.build().targetCrashLoops()).isFalse();
+  }
 }

@@ -47,6 +47,17 @@ class TargetLatchTest {
         .isEqualTo(new TargetLatch.Latch(Reason.SPEC_CHANGED));
   }
 
+  /** A roll onto a memory limit too small for etcd crash-loops its first member: the correction is taken at once. */
+  @Test
+  void aCorrectionIsLatchedAtOnceWhileTheLatchedTargetCrashLoops() {
+    assertThat(TargetLatch.decide(spec(3, "3.5.16"), latched(3, "3.5.30"), true, false, LATER, NOW, true, true))
+        .isEqualTo(new TargetLatch.Latch(Reason.SPEC_CHANGED));
+    assertThat(TargetLatch.decide(spec(3, "3.5.16"), latched(3, "3.5.30"), true, false, LATER, NOW, true, false))
+        .as("without a crash loop the roll finishes first").isEqualTo(new TargetLatch.Keep());
+    assertThat(TargetLatch.decide(spec(3, "3.5.16"), latched(3, "3.5.30"), true, false, LATER, NOW, false, true))
+        .as("an invalid correction is never latched").isEqualTo(new TargetLatch.Keep());
+  }
+
   @Test
   void fewerReplicasAreLatchedAtOnceSoAScaleUpThatCannotFinishCanBeReverted() {
     assertThat(TargetLatch.decide(spec(3, "3.5.16"), latched(4, "3.5.16"), true, false, LATER, NOW, true))

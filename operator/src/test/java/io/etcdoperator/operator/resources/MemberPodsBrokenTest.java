@@ -60,11 +60,11 @@ class MemberPodsBrokenTest {
   }
 
   @Test
-  void fiveRestartsInCrashLoopBackOffAreACrashLoop() {
-    var broken = MemberPods.broken(pod(5, "error: bad flag", "CrashLoopBackOff")).orElseThrow();
+  void twoRestartsInCrashLoopBackOffAreACrashLoop() {
+    var broken = MemberPods.broken(pod(2, "error: bad flag", "CrashLoopBackOff")).orElseThrow();
     assertThat(broken.dataLost()).isFalse();
     assertThat(broken.lastExit()).endsWith("error: bad flag");
-    assertThat(MemberPods.broken(pod(4, "error: bad flag", "CrashLoopBackOff"))).isEmpty();
+    assertThat(MemberPods.broken(pod(1, "error: bad flag", "CrashLoopBackOff"))).isEmpty();
     assertThat(MemberPods.broken(pod(7, "error: bad flag", null))).as("running again").isEmpty();
   }
 
