@@ -106,14 +106,15 @@ hosts_file() {
 }
 
 # The way users install it: the CRDs, then the chart into etcd-operator-system (Deployment etcd-operator, in-cluster
-# config, leader election, probes), run by the nodes from the image in runc containers. --skip-crds: install_crds
-# put them in (kube-apiserver 1.20 refuses their CEL fields under Helm's strict field validation).
+# config, leader election, probes), run by the nodes from the image in runc containers. crds.install=false:
+# install_crds put them in (kube-apiserver 1.20 refuses their CEL fields under Helm's strict field validation, and
+# Helm cannot adopt CRDs it did not create).
 install_chart() {
   install_crds
   say "helm install etcd-operator charts/etcd-operator --namespace etcd-operator-system"
   local started=$SECONDS
   HOME=$SANDBOX "$HELM" install etcd-operator charts/etcd-operator --kubeconfig "$KUBECONFIG_FILE" \
-    --namespace etcd-operator-system --create-namespace --skip-crds --set image.tag="${OPERATOR_IMAGE##*:}" \
+    --namespace etcd-operator-system --create-namespace --set crds.install=false --set image.tag="${OPERATOR_IMAGE##*:}" \
     --wait --timeout 180s >/dev/null
   say "Deployment etcd-operator available ($((SECONDS - started)) s)"
 }
