@@ -128,14 +128,15 @@ public final class E2eEnvironment implements AutoCloseable {
   }
 
   /**
-   * helm install of charts/etcd-operator as docs/installation.md says, --skip-crds because the CRDs are in place
+   * helm install of charts/etcd-operator as docs/installation.md says, without CRDs (crds.install=false; they are
+   * templates now) because the CRDs are in place
    * (on the 1.36 server, or refused by Helm's strict validation on 1.20); waits for the Deployment to be available.
    */
   private void installChart() throws IOException, InterruptedException {
     Instant started = Instant.now();
     run(WORK.resolve("helm.log"), List.of(helm(), "install", "etcd-operator", ROOT.resolve("charts/etcd-operator")
         .toString(), "--kubeconfig", kube.kubeconfig().toString(), "--namespace", OperatorPod.NAMESPACE,
-        "--create-namespace", "--skip-crds", "--set", "image.tag=" + OPERATOR_IMAGE.substring(
+        "--create-namespace", "--skip-crds", "--set", "crds.install=false", "--set", "image.tag=" + OPERATOR_IMAGE.substring(
             OPERATOR_IMAGE.lastIndexOf(':') + 1), "--set", "extraArgs={--cluster-domain=cluster.local}"),
         Map.of("HOME", WORK.resolve("helm-home").toString()));
     pod = new OperatorPod(client, kube.workDir().resolve("nodes/pods"));
