@@ -8,9 +8,8 @@ import ch.qos.logback.core.LayoutBase;
 import java.util.Map;
 
 /**
- * The look slf4j-simple gave the operator, which people and FleetTimeline read:
- * {@code <time> [thread] LEVEL ShortLogger - key=value ... message}, then the MDC entries the line did not set
- * itself among the key/values, and the stack trace on the lines below.
+ * The look slf4j-simple gave the operator, which people and FleetTimeline read: {@code <time> [thread] LEVEL
+ * ShortLogger - key=value ... message}, the MDC entries coming after the line's own key/values; stack trace below.
  */
 final class TextLayout extends LayoutBase<ILoggingEvent> {
 
