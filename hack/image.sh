@@ -60,6 +60,8 @@ say "jlink runtime ($MODULES)"
 "$rootfs/opt/java/bin/java" -XX:+UseCompactObjectHeaders -Xshare:dump -Xlog:cds=off >&2
 
 cp "$jar" "$rootfs/opt/etcd-operator/etcd-operator.jar"
+# the image's JVM flags, an argument file of the entrypoint (see the Containerfile)
+cp hack/image/jvm.options "$rootfs/opt/etcd-operator/jvm.options"
 # the member Pods' pre-start check (operator/src/main/c/etcd-guard.c), static: etcd images have no libc
 guard=operator/target/etcd-guard
 [ -x "$guard" ] || gcc -static -Os -s -Wall -Wextra -Werror -o "$guard" operator/src/main/c/etcd-guard.c >&2

@@ -9,6 +9,7 @@ import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.config.ClusterDomain;
 import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.logs.LogConfiguration;
 import io.etcdoperator.operator.member.EtcdMemberReconciler;
 import io.etcdoperator.operator.member.MemberReconcile;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
@@ -88,7 +89,17 @@ public final class Main implements Callable<Integer> {
       description = "Comma-separated namespaces to watch (default: all).")
   String watchNamespace;
 
+  @Option(names = "--log-format", defaultValue = "text", description = "Log lines as text or json (one object a line).")
+  String logFormat;
+
+  @Option(names = "--log-level", defaultValue = "info",
+      description = "error, warn, info, debug or trace; libraries stay at warn unless debug or trace.")
+  String logLevel;
+
   public static void main(String[] args) {
+    // our LogContext names the resource of a reconcile; JOSDK's own seven resource.* MDC entries would repeat it on
+    // every line. Read once, when JOSDK's MDCUtils loads: before any operator class.
+    System.setProperty("JAVA_OPERATOR_SDK_USE_MDC", "false");
     // a new member's DNS name appears only once its Pod has an IP: the JDK's default 10 s negative cache (a security
     // property, so -Dsun.net.inetaddr.negative.ttl cannot lower it) made every first dial of a new seed wait 10 s
     java.security.Security.setProperty("networkaddress.cache.negative.ttl", "0");
@@ -121,6 +132,7 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    LogConfiguration.of(logFormat, logLevel).apply();
     OperatorConfig config = config();
     KubernetesClient client = new KubernetesClientBuilder().withHttpClientFactory(new VirtualThreads.KubernetesHttp())
         .build();

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.cluster;
 
+import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
@@ -92,22 +93,26 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   public UpdateControl<EtcdCluster> reconcile(EtcdCluster resource, Context<EtcdCluster> context) {
     String namespace = resource.getMetadata().getNamespace();
     String name = resource.getMetadata().getName();
-    List<Refusal> refused = NameRules.check(name).stream().map(Refusal::invalid).toList();
-    if (!refused.isEmpty()) {
-      degraded.refuse(namespace, name, "spec refused, nothing created: "
-          + String.join("; ", refused.stream().map(Refusal::message).toList()));
-      return UpdateControl.noUpdate();
+    try (var logs = LogContext.of(namespace, name)) {
+      List<Refusal> refused = NameRules.check(name).stream().map(Refusal::invalid).toList();
+      if (!refused.isEmpty()) {
+        degraded.refuse(namespace, name, "spec refused, nothing created: "
+            + String.join("; ", refused.stream().map(Refusal::message).toList()));
+        return UpdateControl.noUpdate();
+      }
+      var next = pass.reconcile(namespace, name);
+      UpdateControl<EtcdCluster> control = UpdateControl.noUpdate();
+      return next.map(d -> control.rescheduleAfter(d)).orElse(control);
     }
-    var next = pass.reconcile(namespace, name);
-    UpdateControl<EtcdCluster> control = UpdateControl.noUpdate();
-    return next.map(d -> control.rescheduleAfter(d)).orElse(control);
   }
 
   /** A pass that throws says so in Degraded=True/ReconcileFailed; JOSDK still retries it with back-off. */
   @Override
   public ErrorStatusUpdateControl<EtcdCluster> updateErrorStatus(EtcdCluster resource, Context<EtcdCluster> context,
       Exception e) {
-    degraded.failed(resource.getMetadata().getNamespace(), resource.getMetadata().getName(), e);
+    try (var logs = LogContext.of(resource.getMetadata().getNamespace(), resource.getMetadata().getName())) {
+      degraded.failed(resource.getMetadata().getNamespace(), resource.getMetadata().getName(), e);
+    }
     return ErrorStatusUpdateControl.noStatusUpdate();
   }
 }

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.defrag;
 
+import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -23,8 +24,12 @@ public class EtcdDefragReconciler implements Reconciler<EtcdDefrag> {
 
   @Override
   public UpdateControl<EtcdDefrag> reconcile(EtcdDefrag resource, Context<EtcdDefrag> context) {
-    UpdateControl<EtcdDefrag> control = UpdateControl.noUpdate();
-    return pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName())
-        .map(d -> control.rescheduleAfter(d)).orElse(control);
+    var ref = resource.getSpec() == null ? null : resource.getSpec().getClusterRef();
+    try (var logs = LogContext.of(resource.getMetadata().getNamespace(), ref == null ? null : ref.getName())
+        .with("defrag", resource.getMetadata().getName())) {
+      UpdateControl<EtcdDefrag> control = UpdateControl.noUpdate();
+      return pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName())
+          .map(d -> control.rescheduleAfter(d)).orElse(control);
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.defrag;
 
+import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdDefragSchedule;
@@ -35,8 +36,12 @@ public class EtcdDefragScheduleReconciler implements Reconciler<EtcdDefragSchedu
   @Override
   public UpdateControl<EtcdDefragSchedule> reconcile(EtcdDefragSchedule resource,
       Context<EtcdDefragSchedule> context) {
-    UpdateControl<EtcdDefragSchedule> control = UpdateControl.noUpdate();
-    return pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName())
-        .map(d -> control.rescheduleAfter(d)).orElse(control);
+    var ref = resource.getSpec() == null ? null : resource.getSpec().getClusterRef();
+    try (var logs = LogContext.of(resource.getMetadata().getNamespace(), ref == null ? null : ref.getName())
+        .with("schedule", resource.getMetadata().getName())) {
+      UpdateControl<EtcdDefragSchedule> control = UpdateControl.noUpdate();
+      return pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName())
+          .map(d -> control.rescheduleAfter(d)).orElse(control);
+    }
   }
 }

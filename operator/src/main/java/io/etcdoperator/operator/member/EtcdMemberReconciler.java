@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.member;
 
+import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
@@ -52,25 +53,35 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
 
   @Override
   public UpdateControl<EtcdMember> reconcile(EtcdMember resource, Context<EtcdMember> context) {
-    UpdateControl<EtcdMember> control = UpdateControl.noUpdate();
-    EtcdMember fresh = context.getClient().resource(resource).get(); // the cache may lag our own status writes
-    if (fresh == null || fresh.getMetadata().getDeletionTimestamp() != null) {
-      return control;
-    }
-    try {
-      return pass.reconcile(fresh).map(d -> control.rescheduleAfter(d)).orElse(control);
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
+    try (var logs = logContext(resource)) {
+      UpdateControl<EtcdMember> control = UpdateControl.noUpdate();
+      EtcdMember fresh = context.getClient().resource(resource).get(); // the cache may lag our own status writes
+      if (fresh == null || fresh.getMetadata().getDeletionTimestamp() != null) {
+        return control;
       }
-      // the cluster controller wrote isVoter or the initial cluster meanwhile: read again now, not after a back-off
-      return control.rescheduleAfter(CONFLICT_RETRY);
+      try {
+        return pass.reconcile(fresh).map(d -> control.rescheduleAfter(d)).orElse(control);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        // the cluster controller wrote isVoter or the initial cluster meanwhile: read again now, not after a back-off
+        return control.rescheduleAfter(CONFLICT_RETRY);
+      }
     }
   }
 
   @Override
   public DeleteControl cleanup(EtcdMember resource, Context<EtcdMember> context) {
-    MemberReconcile.Cleanup result = pass.cleanup(resource);
-    return result.done() ? DeleteControl.defaultDelete() : DeleteControl.noFinalizerRemoval().rescheduleAfter(5000);
+    try (var logs = logContext(resource)) {
+      MemberReconcile.Cleanup result = pass.cleanup(resource);
+      return result.done() ? DeleteControl.defaultDelete() : DeleteControl.noFinalizerRemoval().rescheduleAfter(5000);
+    }
+  }
+
+  private static LogContext logContext(EtcdMember member) {
+    return LogContext.of(member.getMetadata().getNamespace(),
+            member.getSpec() == null ? null : member.getSpec().getClusterName())
+        .with("member", member.getMetadata().getName());
   }
 }

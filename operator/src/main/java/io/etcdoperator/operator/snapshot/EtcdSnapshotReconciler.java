@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -37,8 +38,12 @@ public class EtcdSnapshotReconciler implements Reconciler<EtcdSnapshot> {
 
   @Override
   public UpdateControl<EtcdSnapshot> reconcile(EtcdSnapshot resource, Context<EtcdSnapshot> context) {
-    UpdateControl<EtcdSnapshot> control = UpdateControl.noUpdate();
-    return pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName())
-        .map(d -> control.rescheduleAfter(d)).orElse(control);
+    var ref = resource.getSpec() == null ? null : resource.getSpec().getClusterRef();
+    try (var logs = LogContext.of(resource.getMetadata().getNamespace(), ref == null ? null : ref.getName())
+        .with("snapshot", resource.getMetadata().getName())) {
+      UpdateControl<EtcdSnapshot> control = UpdateControl.noUpdate();
+      return pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName())
+          .map(d -> control.rescheduleAfter(d)).orElse(control);
+    }
   }
 }

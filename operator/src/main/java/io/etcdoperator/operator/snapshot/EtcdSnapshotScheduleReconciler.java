@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotSchedule;
@@ -42,8 +43,12 @@ public class EtcdSnapshotScheduleReconciler implements Reconciler<EtcdSnapshotSc
   @Override
   public UpdateControl<EtcdSnapshotSchedule> reconcile(EtcdSnapshotSchedule resource,
       Context<EtcdSnapshotSchedule> context) {
-    UpdateControl<EtcdSnapshotSchedule> control = UpdateControl.noUpdate();
-    return pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName())
-        .map(d -> control.rescheduleAfter(d)).orElse(control);
+    var ref = resource.getSpec() == null ? null : resource.getSpec().getClusterRef();
+    try (var logs = LogContext.of(resource.getMetadata().getNamespace(), ref == null ? null : ref.getName())
+        .with("schedule", resource.getMetadata().getName())) {
+      UpdateControl<EtcdSnapshotSchedule> control = UpdateControl.noUpdate();
+      return pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName())
+          .map(d -> control.rescheduleAfter(d)).orElse(control);
+    }
   }
 }

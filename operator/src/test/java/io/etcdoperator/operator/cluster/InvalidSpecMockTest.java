@@ -81,6 +81,25 @@ class InvalidSpecMockTest {
     assertThat(warnings("failing", "ReconcileFailed")).as("one event, not one per retry").hasSize(1);
   }
 
+  @Test
+  void theDegradedLineCarriesTheClustersNamespaceAndNameFromTheMdc() {
+    EtcdCluster cluster = client.resource(TestClusters.cluster(NS, "logged", 3, "")).create();
+    var lines = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    var log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(DegradedStatus.class);
+    lines.start();
+    log.addAppender(lines);
+    try {
+      reconciler.updateErrorStatus(cluster, null, new IllegalStateException("etcd answered nonsense"));
+    } finally {
+      log.detachAppender(lines);
+    }
+
+    assertThat(lines.list).filteredOn(e -> e.getFormattedMessage().equals("cluster degraded")).singleElement()
+        .satisfies(e -> assertThat(e.getMDCPropertyMap()).containsEntry("namespace", NS)
+            .containsEntry("cluster", "logged"));
+    assertThat(org.slf4j.MDC.get("namespace")).as("cleared after the call").isNull();
+  }
+
   private void refusedWithNothingCreated(String name, Consumer<io.etcdoperator.api.v1alpha2.EtcdClusterSpec> bad,
       String field) {
     EtcdCluster cluster = TestClusters.cluster(NS, name, 3, "");
