@@ -102,8 +102,59 @@ class RepairProofE2EIT {
         reported, Duration.between(t1, Instant.now()).toSeconds());
   }
 
+  /**
+   * A voter whose new Pod cannot be scheduled (every node cordoned) is reported, then replaced once the cluster's
+   * progressDeadlineSeconds passed while quorum holds; its volume is kept. The others keep their ids.
+   */
+  @Test
+  void aVoterWhosePodCannotBeScheduledIsReplacedAfterTheDeadline(E2eEnvironment env) throws Exception {
+    String ns = env.namespace("proof-pending");
+    env.createCluster(ns, "pp", Map.of("replicas", 3, "version", "3.5.16", "progressDeadlineSeconds", 30,
+        "storage", Map.of("size", "256Mi")));
+    env.awaitReady(ns, "pp", 3, Duration.ofMinutes(5));
+    Await.until("Progressing=False/Reconciled", Duration.ofMinutes(3),
+        () -> EtcdStatus.condition(env.cluster(ns, "pp"), "Progressing")
+            .filter(c -> "Reconciled".equals(c.get("reason"))).isPresent());
+    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "pp")).get("clusterID");
+    Map<String, String> ids = memberIds(env, ns, "pp");
+    String victim = ids.keySet().iterator().next();
+    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "proof-pending-");
+    try (WritingClient writer = WritingClient.plaintext(env, ns, "pp").start()) {
+      Map<String, Boolean> cordoned = StuckLearnerE2EIT.cordonAll(env);
+      Instant t0 = Instant.now();
+      try {
+        env.client().pods().inNamespace(ns).withName(victim).delete();
+        Await.until(victim + "'s new Pod Pending/Unschedulable", Duration.ofMinutes(1),
+            () -> StuckLearnerE2EIT.unschedulable(env, ns, victim));
+        Await.until("Progressing=True/PodUnschedulable", Duration.ofMinutes(1),
+            () -> EtcdStatus.condition(env.cluster(ns, "pp"), "Progressing")
+                .filter(c -> "PodUnschedulable".equals(c.get("reason"))).isPresent());
+        Await.until(victim + " replaced", Duration.ofMinutes(2), () -> env.members(ns, "pp").stream()
+            .noneMatch(m -> m.getMetadata().getName().equals(victim)));
+      } finally {
+        StuckLearnerE2EIT.restore(env, cordoned);
+      }
+      long replaced = Duration.between(t0, Instant.now()).toSeconds();
+      Await.until("READY=3 with a new member", Duration.ofMinutes(3), () -> WritingClient.ready(env, ns, "pp") == 3
+          && env.members(ns, "pp").size() == 3);
+      System.out.printf("voter %s unschedulable (nodes cordoned), progressDeadlineSeconds 30: replaced after %d s, "
+          + "READY=3 after %d s; %s%n", victim, replaced, Duration.between(t0, Instant.now()).toSeconds(),
+          writer.summary());
+      writer.stop();
+      assertThat(writer.unreadAcknowledged(dir)).as("acknowledged keys missing").isEmpty();
+      assertThat(writer.failed()).as("writes not acknowledged").isZero();
+    }
+    Map<String, String> after = memberIds(env, ns, "pp");
+    ids.remove(victim);
+    assertThat(after).as("the other two keep their ids").containsAllEntriesOf(ids).doesNotContainKey(victim);
+    assertThat(E2eEnvironment.status(env.cluster(ns, "pp")).get("clusterID")).isEqualTo(clusterId);
+    var kept = env.client().persistentVolumeClaims().inNamespace(ns).withName("data-" + victim).get();
+    assertThat(kept).as("the replaced voter's volume is kept").isNotNull();
+    assertThat(kept.getMetadata().getOwnerReferences()).isNullOrEmpty();
+  }
+
   private static Map<String, String> memberIds(E2eEnvironment env, String ns, String cluster) {
-    Map<String, String> ids = new TreeMap<>();
+    Map<String, String> ids = new java.util.LinkedHashMap<>();
     env.members(ns, cluster).forEach(m -> ids.put(m.getMetadata().getName(),
         String.valueOf(E2eEnvironment.status(m).get("memberID"))));
     return ids;

@@ -93,7 +93,7 @@ class StuckLearnerE2EIT {
   }
 
   /** As kubectl cordon on every node; returns each node's spec.unschedulable before, to put back. */
-  private static Map<String, Boolean> cordonAll(E2eEnvironment env) {
+  static Map<String, Boolean> cordonAll(E2eEnvironment env) {
     Map<String, Boolean> before = new LinkedHashMap<>();
     for (Node node : env.client().nodes().list().getItems()) {
       before.put(node.getMetadata().getName(), node.getSpec().getUnschedulable());
@@ -103,7 +103,7 @@ class StuckLearnerE2EIT {
   }
 
   /** Other test classes share these nodes: each gets back the spec.unschedulable it had. */
-  private static void restore(E2eEnvironment env, Map<String, Boolean> before) {
+  static void restore(E2eEnvironment env, Map<String, Boolean> before) {
     before.forEach((node, unschedulable) -> patchUnschedulable(env, node, unschedulable));
   }
 
@@ -112,7 +112,7 @@ class StuckLearnerE2EIT {
         "{\"spec\":{\"unschedulable\":" + unschedulable + "}}");
   }
 
-  private static boolean unschedulable(E2eEnvironment env, String ns, String name) {
+  static boolean unschedulable(E2eEnvironment env, String ns, String name) {
     Pod pod = env.client().pods().inNamespace(ns).withName(name).get();
     return pod != null && "Pending".equals(pod.getStatus().getPhase()) && pod.getStatus().getConditions().stream()
         .anyMatch(c -> "PodScheduled".equals(c.getType()) && "Unschedulable".equals(c.getReason()));
