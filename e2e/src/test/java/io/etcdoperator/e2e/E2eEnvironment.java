@@ -39,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 public final class E2eEnvironment implements AutoCloseable {
 
   public static final String OPERATOR_IMAGE = "ghcr.io/etcd-operator-java/etcd-operator:e2e";
+  /** The same image under another tag: an operator upgrade that renders member Pods with another agent image. */
+  public static final String OPERATOR_IMAGE_NEXT = "ghcr.io/etcd-operator-java/etcd-operator:e2e-next";
   public static final ResourceDefinitionContext CLUSTERS = kind("etcdclusters", "EtcdCluster");
   public static final ResourceDefinitionContext MEMBERS = kind("etcdmembers", "EtcdMember");
   public static final String CLUSTER_LABEL = "etcd-operator.cozystack.io/cluster";
@@ -100,9 +102,11 @@ public final class E2eEnvironment implements AutoCloseable {
         ? ImageCatalogue.withContainerEtcdImages(work.resolve("images")).host("busybox")
         : ImageCatalogue.withEtcdImages().host("busybox");
     if (image) {
-      images.oci(OPERATOR_IMAGE, buildImage(), "dev", work.resolve("images/operator"));
+      var rootfs = io.etcdoperator.localkube.node.ContainerRootfs.unpack(buildImage(), "dev",
+          work.resolve("images/operator"));
+      images.rootfs(OPERATOR_IMAGE, rootfs).rootfs(OPERATOR_IMAGE_NEXT, rootfs);
     } else {
-      images.operator(OPERATOR_IMAGE, OperatorProcess.jar());
+      images.operator(OPERATOR_IMAGE, OperatorProcess.jar()).operator(OPERATOR_IMAGE_NEXT, OperatorProcess.jar());
     }
     LocalKubernetes kube = LocalKubernetes.start(work.resolve("kube"), options.withImages(images.build()));
     E2eEnvironment env = new E2eEnvironment(work, kube, image);

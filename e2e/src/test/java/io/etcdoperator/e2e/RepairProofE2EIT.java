@@ -153,6 +153,49 @@ class RepairProofE2EIT {
     assertThat(kept.getMetadata().getOwnerReferences()).isNullOrEmpty();
   }
 
+  /**
+   * An operator upgrade that renders member Pods differently but leaves etcd's container as it was (here: another
+   * operator image, which member Pods carry as etcd-guard's installer) restarts no member.
+   */
+  @Test
+  void anOperatorUpgradeThatChangesNothingForEtcdRestartsNoMember(E2eEnvironment env) throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(env.operatorFromImage(), "the chart's operator is upgraded");
+    String ns = env.namespace("proof-upgrade");
+    env.createCluster(ns, "pu", Map.of("replicas", 3, "version", "3.5.16", "storage", Map.of("size", "256Mi")));
+    env.awaitReady(ns, "pu", 3, Duration.ofMinutes(5));
+    Await.until("Progressing=False/Reconciled", Duration.ofMinutes(3), () -> reconciled(env, ns, "pu"));
+    Map<String, String> ids = memberIds(env, ns, "pu");
+    Map<String, String> uids = podUids(env, ns, "pu");
+    String recreated = uids.keySet().iterator().next();
+    try {
+      env.upgradeChart(List.of("--set", "image.tag=" + E2eEnvironment.OPERATOR_IMAGE_NEXT.substring(
+          E2eEnvironment.OPERATOR_IMAGE_NEXT.lastIndexOf(':') + 1)));
+      // one Pod made anew shows the new rendering is live; a roll would have begun in the new operator's first pass
+      env.client().pods().inNamespace(ns).withName(recreated).delete();
+      Await.until(recreated + " made anew with the new agent image", Duration.ofMinutes(2), () -> {
+        Pod p = env.client().pods().inNamespace(ns).withName(recreated).get();
+        return p != null && !p.getMetadata().getUid().equals(uids.get(recreated)) && p.getSpec().getInitContainers()
+            .stream().anyMatch(c -> E2eEnvironment.OPERATOR_IMAGE_NEXT.equals(c.getImage()));
+      });
+      Await.until("READY=3 and Reconciled", Duration.ofMinutes(2),
+          () -> WritingClient.ready(env, ns, "pu") == 3 && reconciled(env, ns, "pu"));
+      Map<String, String> after = podUids(env, ns, "pu");
+      uids.remove(recreated);
+      after.remove(recreated);
+      assertThat(after).as("the other members' Pods were not restarted").isEqualTo(uids);
+      assertThat(memberIds(env, ns, "pu")).isEqualTo(ids);
+      assertThat(reasons(env, ns)).doesNotContain("MemberRolling");
+    } finally {
+      env.upgradeChart(List.of("--set", "image.tag=" + E2eEnvironment.OPERATOR_IMAGE.substring(
+          E2eEnvironment.OPERATOR_IMAGE.lastIndexOf(':') + 1)));
+    }
+  }
+
+  private static boolean reconciled(E2eEnvironment env, String ns, String cluster) {
+    return EtcdStatus.condition(env.cluster(ns, cluster), "Progressing")
+        .filter(c -> "Reconciled".equals(c.get("reason"))).isPresent();
+  }
+
   private static Map<String, String> memberIds(E2eEnvironment env, String ns, String cluster) {
     Map<String, String> ids = new java.util.LinkedHashMap<>();
     env.members(ns, cluster).forEach(m -> ids.put(m.getMetadata().getName(),
