@@ -106,7 +106,7 @@ public class ClusterObserver {
     List<ObservedCluster.StrandedPod> stranded = stranded(members, labelled, down);
     Optional<Instant> restartAt = restartAt(cluster);
     ObservedClusterSpec target = cluster.getStatus().getObserved();
-    Optional<Maintenance.QuorumRecovery> recovery = recovery(cluster, members);
+    Optional<Maintenance.QuorumRecovery> recovery = recovery(cluster, members, pods);
     List<URI> endpoints = recovery.flatMap(Maintenance.QuorumRecovery::flagged)
         .map(flagged -> members.stream().filter(m -> m.getMetadata().getName().equals(flagged)).map(Names::clientUrl)
             .toList()) // while it runs alone, the dropped members' endpoints could only time out
@@ -220,18 +220,42 @@ public class ClusterObserver {
     }
   }
 
-  /** The member a person chose to restart the cluster from, and which EtcdMember already carries the flag. */
-  static Optional<Maintenance.QuorumRecovery> recovery(EtcdCluster cluster, List<EtcdMember> members) {
+  /** The member a person chose to restart the cluster from, which EtcdMember carries the flag, and whether it acted. */
+  static Optional<Maintenance.QuorumRecovery> recovery(EtcdCluster cluster, List<EtcdMember> members,
+      Map<String, Pod> pods) {
     Map<String, String> annotations = cluster.getMetadata().getAnnotations();
     String from = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM);
     if (from == null || from.isBlank()) {
       return Optional.empty();
     }
-    Optional<String> flagged = members.stream()
+    Optional<EtcdMember> flagged = members.stream()
         .filter(m -> m.getMetadata().getAnnotations() != null
             && m.getMetadata().getAnnotations().containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER))
-        .map(m -> m.getMetadata().getName()).findFirst();
-    return Optional.of(new Maintenance.QuorumRecovery(from.strip(), flagged));
+        .findFirst();
+    boolean carriedOut = flagged.map(m -> carriedOut(m, pods.get(m.getMetadata().getName()))).orElse(true);
+    return Optional.of(new Maintenance.QuorumRecovery(from.strip(), flagged.map(m -> m.getMetadata().getName()),
+        carriedOut));
+  }
+
+  /**
+   * After the mark, the flagged member's Pod was restarted (created since the mark, or gone or going) or, in place,
+   * its guard was asked. A mark that is no instant (an older operator's "true") counts as carried out.
+   */
+  static boolean carriedOut(EtcdMember flagged, Pod pod) {
+    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
+      return true;
+    }
+    if (MemberPods.memoryBacked(flagged.getSpec())) {
+      return pod.getMetadata().getAnnotations() != null
+          && pod.getMetadata().getAnnotations().containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER);
+    }
+    try {
+      Instant marked = Instant.parse(flagged.getMetadata().getAnnotations()
+          .get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+      return !Instant.parse(pod.getMetadata().getCreationTimestamp()).isBefore(marked);
+    } catch (RuntimeException e) {
+      return true;
+    }
   }
 
   /**

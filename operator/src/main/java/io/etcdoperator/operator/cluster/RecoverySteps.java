@@ -49,7 +49,7 @@ final class RecoverySteps {
   }
 
   Outcome force(EtcdCluster cluster, Step.ForceNewCluster s) {
-    markForceNewCluster(cluster, s.member(), "true");
+    markForceNewCluster(cluster, s.member(), clock.instant().toString()); // when: a cut before the restart shows
     lease.ensureHeld();
     if (s.inPlace()) { // a new Pod would empty the tmpfs: etcd-guard restarts etcd in this one
       askGuard(cluster, s.member(), clock.instant().toString());

@@ -16,9 +16,16 @@ public record Maintenance(List<Alarm> alarms, long quotaBytes, Optional<DefragRu
 
   /**
    * A person asked to restart the cluster from one member's data ({@code force-new-cluster-from}); {@code flagged}
-   * names the member whose EtcdMember already carries the one-shot --force-new-cluster.
+   * names the member whose EtcdMember already carries the one-shot --force-new-cluster, and {@code carriedOut} whether
+   * the step's second write happened (a crash between the two leaves the mark without a restart).
    */
-  public record QuorumRecovery(String from, Optional<String> flagged) {}
+  public record QuorumRecovery(String from, Optional<String> flagged, boolean carriedOut) {
+
+    /** {@code carriedOut}: the flagged member's Pod already restarted with the flag, or its guard was asked. */
+    public QuorumRecovery(String from, Optional<String> flagged) {
+      this(from, flagged, true);
+    }
+  }
 
   /** etcd's default backend quota, used when spec.options.quotaBackendBytes is unset or 0. */
   public static final long DEFAULT_QUOTA = 2L * 1024 * 1024 * 1024;

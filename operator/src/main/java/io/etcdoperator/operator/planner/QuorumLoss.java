@@ -39,6 +39,9 @@ final class QuorumLoss {
     if (recovery.flagged().isEmpty()) {
       return finished(observed, survivor.get()).or(() -> start(observed, survivor.get()));
     }
+    if (!recovery.carriedOut()) {
+      return Optional.of(new Step.ForceNewCluster(survivor.get().name(), survivor.get().memory())); // cut short
+    }
     if (!(observed.etcd() instanceof EtcdView.Reached reached)) {
       return Optional.of(new Step.Wait(Reason.QUORUM_RECOVERY, "waiting for " + recovery.from()
           + " to start as a one-member cluster", ClusterPlanner.MEDIUM));

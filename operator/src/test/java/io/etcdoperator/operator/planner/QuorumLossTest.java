@@ -161,4 +161,14 @@ class QuorumLossTest {
     Observations withOthers = cluster().voter("a").voter("b").voter("c").leader("a").maintenance(asked("a", null));
     assertThat(planner.next(withOthers.build(), 3).reason()).isEqualTo(Reason.QUORUM_RECOVERY_REFUSED);
   }
+
+  /** ForceNewCluster marks the member, then restarts it: a crash between the two repeats the step. */
+  @Test
+  void aForceCutShortAfterTheMarkIsCarriedOutAgain() {
+    Maintenance cut = new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(),
+        Optional.of(new QuorumRecovery("a", Optional.of("a"), false)));
+    assertThat(planner.next(lostTwoOfThree().maintenance(cut).build(), 3)).isEqualTo(new Step.ForceNewCluster("a"));
+    assertThat(planner.next(lostTwoOfThree().maintenance(asked("a", "a")).build(), 3).reason())
+        .isEqualTo(Reason.QUORUM_RECOVERY);
+  }
 }
