@@ -372,8 +372,10 @@ public class ClusterObserver {
     if (!formed) {
       return live.stream().filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap())).map(Names::clientUrl).toList();
     }
+    // the seed formed the cluster, so it is a voter even if a crash inside CreateSeed left isVoter unwritten
     return live.stream()
-        .filter(m -> m.getStatus() != null && Boolean.TRUE.equals(m.getStatus().getIsVoter()))
+        .filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap())
+            || (m.getStatus() != null && Boolean.TRUE.equals(m.getStatus().getIsVoter())))
         .map(Names::clientUrl)
         .toList();
   }
