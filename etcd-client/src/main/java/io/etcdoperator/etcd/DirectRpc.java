@@ -8,6 +8,7 @@ import io.etcd.jetcd.api.AlarmType;
 import io.etcd.jetcd.api.AuthEnableRequest;
 import io.etcd.jetcd.api.AuthGrpc;
 import io.etcd.jetcd.api.AuthUserAddRequest;
+import io.etcd.jetcd.api.AuthUserChangePasswordRequest;
 import io.etcd.jetcd.api.AuthUserGrantRoleRequest;
 import io.etcd.jetcd.api.CompactionRequest;
 import io.etcd.jetcd.api.DefragmentRequest;
@@ -173,6 +174,14 @@ final class DirectRpc {
     AuthUserAddRequest request = AuthUserAddRequest.newBuilder().setName(user).setPassword(password).build();
     channels.onAnyEndpoint(deadline, a -> AuthGrpc.newBlockingStub(a.authorized()).withDeadline(a.deadline())
         .userAdd(request));
+  }
+
+  /** AuthUserChangePassword; setting the password a user already has is harmless, so a repeat is too. */
+  void changePassword(String user, String password, Deadline deadline) {
+    AuthUserChangePasswordRequest request = AuthUserChangePasswordRequest.newBuilder().setName(user)
+        .setPassword(password).build();
+    channels.onAnyEndpoint(deadline, a -> AuthGrpc.newBlockingStub(a.authorized()).withDeadline(a.deadline())
+        .userChangePassword(request));
   }
 
   /** AuthUserGrantRole; etcd ignores a grant the user already has, so a repeat is harmless. */

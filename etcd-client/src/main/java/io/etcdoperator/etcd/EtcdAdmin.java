@@ -94,6 +94,9 @@ public interface EtcdAdmin extends AutoCloseable {
   /** Creates user root (if missing) with the password, grants it role root, then enables authentication. */
   void enableAuth(String rootPassword);
 
+  /** Sets user root's password (a raft write: needs the quorum); connections made with the old one keep their token. */
+  void changeRootPassword(String rootPassword);
+
   /**
    * Maintenance Snapshot from exactly this endpoint, streamed into the sink as it arrives (never buffered whole).
    * Returns the number of bytes written; the whole stream must finish within {@code within}. A failure of the sink

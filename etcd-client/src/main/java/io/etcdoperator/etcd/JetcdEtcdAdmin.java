@@ -170,6 +170,14 @@ public final class JetcdEtcdAdmin implements EtcdAdmin {
   }
 
   @Override
+  public void changeRootPassword(String rootPassword) {
+    call("change root's password", d -> {
+      direct.changePassword(ROOT, rootPassword, d);
+      return null;
+    });
+  }
+
+  @Override
   public void close() {
     channels.close();
   }

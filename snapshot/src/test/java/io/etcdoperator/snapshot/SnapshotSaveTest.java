@@ -137,6 +137,11 @@ class SnapshotSaveTest {
     }
 
     @Override
+    public void changeRootPassword(String rootPassword) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public void close() {}
   }
 }

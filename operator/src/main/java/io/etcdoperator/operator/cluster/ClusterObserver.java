@@ -120,11 +120,14 @@ public class ClusterObserver {
     }
     EtcdAdmin etcd = null;
     try {
-      etcd = dialer.shared(cluster, endpoints);
-      Membership membership = etcd.members();
+      RootPasswords.View passwords = dialer.passwords(cluster);
+      Dialled dialled = dial(cluster, endpoints, passwords);
+      etcd = dialled.etcd();
+      Membership membership = dialled.membership();
       List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster,
           down);
-      ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()));
+      ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()),
+          dialled.password());
       ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
           maintenance(cluster, recovery, etcd, now), now, stranded, recourse(cluster, observed));
       return new Observation(seen, members, Optional.of(etcd));
@@ -161,6 +164,38 @@ public class ClusterObserver {
     }
     evidence.retain(cluster, members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet()));
     return out;
+  }
+
+  /** A connection that answered, its member list, and what the dial says of root's password. */
+  private record Dialled(EtcdAdmin etcd, Membership membership, ObservedCluster.RootPassword password) {}
+
+  /**
+   * Dials with the operator's copy of root's password; when etcd rejects it, with the pending or the user's password
+   * (a change cut short after etcd took it): the one etcd accepts is what the copy must say next.
+   */
+  private Dialled dial(EtcdCluster cluster, List<URI> endpoints, RootPasswords.View passwords) {
+    EtcdAdmin etcd = dialer.shared(cluster, endpoints, passwords);
+    try {
+      return new Dialled(etcd, etcd.members(), RootPasswordState.of(passwords));
+    } catch (EtcdException.AuthRejected rejected) {
+      if (passwords.applied().isEmpty()) {
+        throw rejected; // the user's own password was dialled: nothing else to try
+      }
+      dialer.discard(cluster);
+      for (var candidate : List.of(passwords.next().map(p -> Map.entry(ObservedCluster.RootPassword.ETCD_HAS_NEXT, p)),
+          passwords.wanted().map(p -> Map.entry(ObservedCluster.RootPassword.ETCD_HAS_WANTED, p)))) {
+        if (candidate.isEmpty() || candidate.get().getValue().equals(passwords.applied().get())) {
+          continue;
+        }
+        EtcdAdmin other = dialer.sharedAs(cluster, endpoints, candidate.get().getValue());
+        try {
+          return new Dialled(other, other.members(), candidate.get().getKey());
+        } catch (EtcdException.AuthRejected again) {
+          dialer.discard(cluster);
+        }
+      }
+      throw rejected;
+    }
   }
 
   /**
@@ -293,10 +328,15 @@ public class ClusterObserver {
   }
 
   private static ObservedCluster.AuthView authView(EtcdCluster cluster, Optional<Boolean> etcdRequiresAuth) {
+    return authView(cluster, etcdRequiresAuth, ObservedCluster.RootPassword.IN_STEP);
+  }
+
+  private static ObservedCluster.AuthView authView(EtcdCluster cluster, Optional<Boolean> etcdRequiresAuth,
+      ObservedCluster.RootPassword password) {
     var auth = cluster.getSpec().getAuth();
     boolean wanted = auth != null && Boolean.TRUE.equals(auth.getEnabled());
     boolean latched = Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
-    return new ObservedCluster.AuthView(wanted, latched, etcdRequiresAuth);
+    return new ObservedCluster.AuthView(wanted, latched, etcdRequiresAuth, password);
   }
 
   /**

@@ -36,9 +36,11 @@ public class EtcdDialer {
   private final EtcdAdmin.Factory factory;
   private final Duration timeout;
   private final ConnectionPool pool;
+  private final RootPasswords passwords;
 
   public EtcdDialer(KubernetesClient client, EtcdAdmin.Factory factory, Duration timeout) {
     this.client = client;
+    this.passwords = new RootPasswords(client);
     this.factory = factory;
     this.timeout = timeout;
     this.pool = new ConnectionPool(factory, IDLE, Clock.systemUTC());
@@ -55,6 +57,17 @@ public class EtcdDialer {
    */
   public EtcdAdmin shared(EtcdCluster cluster, List<URI> endpoints) {
     return pool.lease(key(cluster), new EtcdConnection(endpoints, tls(cluster), credentials(cluster), timeout));
+  }
+
+  /** The pooled connection with the credentials {@code view} gives (read once per pass by the observer). */
+  EtcdAdmin shared(EtcdCluster cluster, List<URI> endpoints, RootPasswords.View view) {
+    return pool.lease(key(cluster), new EtcdConnection(endpoints, tls(cluster), credentials(cluster, view), timeout));
+  }
+
+  /** The pooled connection, dialled as root with {@code password} (one the operator's copy does not hold yet). */
+  EtcdAdmin sharedAs(EtcdCluster cluster, List<URI> endpoints, String password) {
+    return pool.lease(key(cluster), new EtcdConnection(endpoints, tls(cluster),
+        Optional.of(new EtcdConnection.Credentials("root", password)), timeout));
   }
 
   public void discard(EtcdCluster cluster) {
@@ -89,17 +102,27 @@ public class EtcdDialer {
   }
 
   private Optional<EtcdConnection.Credentials> credentials(EtcdCluster cluster) {
-    boolean latched = cluster.getStatus() != null && Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
+    return credentials(cluster, passwords(cluster));
+  }
+
+  /** Once auth latched: the operator's copy of the password etcd has, else (before it is recorded) the user's. */
+  private Optional<EtcdConnection.Credentials> credentials(EtcdCluster cluster, RootPasswords.View view) {
     var auth = cluster.getSpec().getAuth();
-    if (!latched || auth == null || auth.getRootCredentialsSecretRef() == null) {
+    if (!latched(cluster) || auth == null || auth.getRootCredentialsSecretRef() == null) {
       return Optional.empty();
     }
-    String secret = auth.getRootCredentialsSecretRef().getName();
-    String password = EtcdConnection.Credentials.password(key(cluster.getMetadata().getNamespace(), secret, "password"));
-    if (password.isEmpty()) {
-      throw new MissingMaterialException("Secret " + secret + " has an empty password");
-    }
+    String password = view.applied().or(view::wanted).orElseThrow(() -> new MissingMaterialException("Secret "
+        + auth.getRootCredentialsSecretRef().getName() + " is missing or has an empty password"));
     return Optional.of(new EtcdConnection.Credentials("root", password));
+  }
+
+  private static boolean latched(EtcdCluster cluster) {
+    return cluster.getStatus() != null && Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
+  }
+
+  /** What the two Secrets say of root's password (latched auth only). */
+  RootPasswords.View passwords(EtcdCluster cluster) {
+    return latched(cluster) ? passwords.read(cluster) : RootPasswords.View.NONE;
   }
 
   private byte[] key(String namespace, String secretName, String key) {

@@ -71,7 +71,7 @@ public class StepExecutor {
     this.lease = lease;
     this.clock = clock;
     this.events = events;
-    this.rootAuth = new RootAuth(client, events);
+    this.rootAuth = new RootAuth(client, events, lease);
     this.volumes = new RetainedVolumes(client, events, clock);
     this.recovery = new RecoverySteps(client, events, clock, volumes, lease);
     this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock,
@@ -185,6 +185,9 @@ public class StepExecutor {
       case Step.ExpandVolume s -> expand(cluster, s, observation);
       case Step.LatchAuth s -> rootAuth.latch(cluster, "etcd already requires authentication; dialing as root from now on");
       case Step.EnableAuth s -> rootAuth.enable(cluster, etcd.orElseThrow());
+      case Step.RecordRootPassword s -> rootAuth.record(cluster);
+      case Step.RotateRootPassword s -> rootAuth.rotate(cluster, etcd.orElseThrow());
+      case Step.FinishRootPasswordChange s -> rootAuth.finish(cluster, s.accepted());
       case Step.StartDefrag s -> maintenance.start(cluster, s);
       case Step.Defragment s -> maintenance.defragment(cluster, s, observation);
       case Step.FinishDefrag s -> maintenance.finish(cluster, s);

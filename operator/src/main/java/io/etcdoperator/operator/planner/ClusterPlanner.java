@@ -69,6 +69,10 @@ public final class ClusterPlanner {
     if (auth.wanted() && !auth.latched() && auth.etcdRequiresAuth().orElse(false)) {
       return new Step.LatchAuth();
     }
+    Optional<Step> password = rootPassword(auth);
+    if (password.isPresent()) {
+      return password.get();
+    }
     Optional<Step> orphanStep = removeOrphans(observed, membership);
     if (orphanStep.isPresent()) {
       return orphanStep.get();
@@ -154,6 +158,19 @@ public final class ClusterPlanner {
         .map(m -> new Wait(Reason.MEMBER_CRASH_LOOPING, m.name() + " crash-loops (" + m.broken().get().restarts()
             + " restarts, last " + m.broken().get().lastExit() + "); it is not replaced, a new member would fail the "
             + "same way: fix the cause (resources, options, image) and it restarts on the corrected spec", LONG));
+  }
+
+  /** Once auth latched, the operator's copy of root's password follows the user's Secret through etcd. */
+  private static Optional<Step> rootPassword(ObservedCluster.AuthView auth) {
+    if (!auth.latched()) {
+      return Optional.empty();
+    }
+    return switch (auth.password()) {
+      case UNRECORDED -> Optional.of(new Step.RecordRootPassword());
+      case CHANGED -> Optional.of(new Step.RotateRootPassword());
+      case ETCD_HAS_NEXT, ETCD_HAS_WANTED -> Optional.of(new Step.FinishRootPasswordChange(auth.password()));
+      case IN_STEP -> Optional.empty();
+    };
   }
 
   private Step bootstrap(ObservedCluster observed, int desired) {

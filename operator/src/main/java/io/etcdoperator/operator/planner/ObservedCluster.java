@@ -33,9 +33,20 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
   public record StrandedPod(String pod, ObservedMember.NodeDown node) {}
 
   /** What spec.auth asks for, what status latched, and (probed only when it matters) whether etcd requires auth. */
-  public record AuthView(boolean wanted, boolean latched, Optional<Boolean> etcdRequiresAuth) {
+  public record AuthView(boolean wanted, boolean latched, Optional<Boolean> etcdRequiresAuth, RootPassword password) {
     public static final AuthView NOT_WANTED = new AuthView(false, false, Optional.empty());
+
+    public AuthView(boolean wanted, boolean latched, Optional<Boolean> etcdRequiresAuth) {
+      this(wanted, latched, etcdRequiresAuth, RootPassword.IN_STEP);
+    }
   }
+
+  /**
+   * Root's password in the user's Secret against the operator's copy of what etcd has: in step; not recorded yet (auth
+   * enabled by an older operator, or a crash after AuthEnable); changed by the user; or etcd already accepted the
+   * pending ({@code next}) or the user's password while the copy still says the old one (a change cut short).
+   */
+  public enum RootPassword { IN_STEP, UNRECORDED, CHANGED, ETCD_HAS_NEXT, ETCD_HAS_WANTED }
 
   /** The cluster as the pass that restarts {@code member} reports it: READY must not count a Pod just deleted. */
   public ObservedCluster restarting(String member) {

@@ -303,6 +303,27 @@ public sealed interface Step {
     }
   }
 
+  /** The operator records the root password etcd has (the user's, which it just dialled with) as its own copy. */
+  record RecordRootPassword() implements Step {
+    public Reason reason() {
+      return Reason.ROOT_PASSWORD_RECORDED;
+    }
+  }
+
+  /** The user's Secret holds a new root password: etcd takes it (UserChangePassword), then the operator's copy. */
+  record RotateRootPassword() implements Step {
+    public Reason reason() {
+      return Reason.ROOT_PASSWORD_CHANGED;
+    }
+  }
+
+  /** etcd already has the password {@code accepted} names (a change cut short): the operator's copy follows. */
+  record FinishRootPasswordChange(ObservedCluster.RootPassword accepted) implements Step {
+    public Reason reason() {
+      return Reason.ROOT_PASSWORD_CHANGED;
+    }
+  }
+
   /** A voter whose Pod could not be scheduled for the progress deadline is deleted; a new member replaces it. */
   record ReplaceUnrunnableMember(String member, String why, Duration pendingFor) implements Step {
     public Reason reason() {

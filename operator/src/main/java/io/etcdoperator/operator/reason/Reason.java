@@ -20,6 +20,8 @@ public enum Reason {
   AUTH_CREDENTIALS_REJECTED("AuthCredentialsRejected", "etcd rejected the root credentials"),
   AUTH_ENABLED("AuthEnabled", "etcd authentication is on; the operator dials as root"),
   AUTH_SECRET_INVALID("AuthSecretInvalid", "the root credentials Secret is missing or has an empty password"),
+  ROOT_PASSWORD_RECORDED("RootPasswordRecorded", "the operator keeps a copy of the root password etcd has"),
+  ROOT_PASSWORD_CHANGED("RootPasswordChanged", "etcd's root password changed to the one in the user's Secret"),
   AUTH_ENABLE_FAILED("AuthEnableFailed", "etcd refused to enable authentication for now"),
   MEMBER_CREATED("MemberCreated", "member created for scale-up"),
   LEARNER_ADDED("LearnerAdded", "member added to etcd as a learner"),

@@ -49,6 +49,11 @@ public final class Names {
     return names;
   }
 
+  /** The operator's copy of the root password etcd has (auth on): what it dials with while the user's changes. */
+  public static String appliedRootSecret(String cluster) {
+    return cluster + "-root-applied";
+  }
+
   public static String dataPvc(String member) {
     return "data-" + member;
   }

@@ -577,6 +577,27 @@ class ClusterReconcileMockTest {
     int probes = etcd.authProbes;
     converge("guarded", 3);
     assertThat(etcd.authProbes).as("no auth probe once latched").isEqualTo(probes);
+    assertThat(appliedPassword("guarded")).as("the operator's copy of what etcd has").isEqualTo("s3cret-pw");
+
+    // a new password in the user's Secret: etcd takes it through its auth API, the copy follows, nothing restarts
+    Map<String, String> pods = podUids("guarded");
+    client.secrets().inNamespace(NS).withName("root-auth").edit(secret -> {
+      secret.setData(base64(Map.of("username", "root", "password", "n3w-pw")));
+      return secret;
+    });
+    converge("guarded", 3);
+    assertThat(etcd.rootPassword).isEqualTo("n3w-pw");
+    assertThat(appliedPassword("guarded")).isEqualTo("n3w-pw");
+    assertThat(etcd.changes).filteredOn("root password changed"::equals).hasSize(1);
+    assertThat(eventReasons("guarded")).contains("RootPasswordChanged");
+    assertThat(podUids("guarded")).as("no member restarted").isEqualTo(pods);
+    assertThat(client.getKubernetesSerialization().asJson(get("guarded").getStatus())).doesNotContain("n3w-pw")
+        .doesNotContain("s3cret-pw");
+  }
+
+  private String appliedPassword(String cluster) {
+    var secret = client.secrets().inNamespace(NS).withName(cluster + "-root-applied").get();
+    return secret == null ? null : new String(java.util.Base64.getDecoder().decode(secret.getData().get("password")));
   }
 
   @Test

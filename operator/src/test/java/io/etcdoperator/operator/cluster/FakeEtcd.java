@@ -155,6 +155,13 @@ final class FakeEtcd implements EtcdAdmin.Factory {
         }
       }
 
+      public void changeRootPassword(String password) {
+        synchronized (FakeEtcd.this) {
+          rootPassword = password;
+          changes.add("root password changed");
+        }
+      }
+
       public void close() {}
     };
   }
