@@ -76,16 +76,37 @@ class AuthE2EIT {
     // A snapshot Job dials with the cluster's TLS and, once latched, as root.
     snapshotToPvc(env, ns);
 
-    // A password that no longer matches etcd's is named, and nothing changes until it is put back.
-    setPassword(env, ns, "not-the-" + password);
+    // A new password in the Secret: etcd takes it through its auth API; no member restarts, the operator dials on.
+    java.util.Set<String> pods = podUids(env, ns);
+    String rotated = "r0tated-" + password;
+    setPassword(env, ns, rotated);
+    Await.until("etcd accepts root's new password", STEP, () -> etcdctl.run("ETCDCTL_USER=root:" + rotated,
+        "get auth-key --print-value-only | grep -qx root-wrote-this") == 0);
+    assertThat(etcdctl.run("ETCDCTL_USER=root:" + password, "get auth-key 2>&1 | grep -q 'authentication failed'"))
+        .as("the old password is refused").isZero();
+    assertThat(podUids(env, ns)).as("no member restarted").isEqualTo(pods);
+    assertThat(env.client().v1().events().inNamespace(ns).list().getItems().stream().map(e -> e.getReason()))
+        .contains("RootPasswordChanged");
+
+    // etcd's password changed behind the operator's back is named, and nothing changes until the Secret says it.
+    String behind = "b3hind-" + password;
+    assertThat(etcdctl.run("echo " + behind + " | ETCDCTL_USER=root:" + rotated,
+        "user passwd root --interactive=false")).isZero();
     Await.until("Degraded=True AuthCredentialsRejected", STEP, () -> EtcdStatus.condition(env.cluster(ns, "guarded"),
         "Degraded").map(c -> "AuthCredentialsRejected".equals(c.get("reason"))).orElse(false));
     String statusJson = env.client().getKubernetesSerialization().asJson(env.cluster(ns, "guarded"));
-    assertThat(statusJson).as("no password in the cluster object").doesNotContain(password);
-    setPassword(env, ns, password);
-    Await.until("Degraded=False after the password is restored", STEP, () -> EtcdStatus.condition(
+    assertThat(statusJson).as("no password in the cluster object").doesNotContain(password).doesNotContain(behind);
+    setPassword(env, ns, behind);
+    Await.until("Degraded=False once the Secret holds what etcd has", STEP, () -> EtcdStatus.condition(
         env.cluster(ns, "guarded"), "Degraded").map(c -> "False".equals(c.get("status"))).orElse(false));
-    assertThat(env.operator().logText()).as("the operator log never holds the password").doesNotContain(password);
+    assertThat(podUids(env, ns)).as("still no member restarted").isEqualTo(pods);
+    assertThat(env.operator().logText()).as("the operator log never holds a password").doesNotContain(password)
+        .doesNotContain(rotated).doesNotContain(behind);
+  }
+
+  private static java.util.Set<String> podUids(E2eEnvironment env, String ns) {
+    return env.memberPods(ns, "guarded").stream().map(p -> p.getMetadata().getUid())
+        .collect(java.util.stream.Collectors.toSet());
   }
 
   private static void snapshotToPvc(E2eEnvironment env, String ns) {
