@@ -22,6 +22,12 @@ if [ ! -f /usr/lib/x86_64-linux-gnu/libc.a ] && [ ! -f /usr/lib/libc.a ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libc6-dev >&2 \
     || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libc6-dev >&2; }
 fi
+# promtool (Debian's prometheus package; its service is not started) runs the alert rules' unit tests
+if ! command -v promtool >/dev/null; then
+  echo "==> promtool (alert rule tests)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >&2 \
+    || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >&2; }
+fi
 # The e2e run keeps every PVC member's data (64 MiB WAL segments) until it ends: about 9 GiB on its own. A full disk
 # shows up only as "No space left on device" deep in a 50-minute run, so say so at the start.
 free_gib=$(df -P -BG . | awk 'NR==2 { sub("G", "", $4); print $4 }')

@@ -210,7 +210,7 @@ class SnapshotE2EIT {
     assertThat(lastSuccess).isAfter(scheduleCreated);
     assertThat(status).doesNotContainKey("lastFailure");
     assertThat(readyCondition(status)).containsEntry("status", "True").containsEntry("reason", "Scheduled");
-    assertThat(lastSuccessMetric()).as("etcd_snapshot_schedule_last_success_timestamp_seconds")
+    assertThat(lastSuccessMetric()).as("etcd_operator_snapshot_schedule_last_success_timestamp_seconds")
         .isEqualTo(lastSuccess.getEpochSecond());
   }
 
@@ -305,7 +305,7 @@ class SnapshotE2EIT {
   }
 
   private long lastSuccessMetric() {
-    Pattern line = Pattern.compile("^etcd_snapshot_schedule_last_success_timestamp_seconds\\{[^}]*namespace=\""
+    Pattern line = Pattern.compile("^etcd_operator_snapshot_schedule_last_success_timestamp_seconds\\{[^}]*namespace=\""
         + ns + "\"[^}]*schedule=\"" + SCHEDULE + "\"[^}]*} (\\S+)$", Pattern.MULTILINE);
     Matcher m = line.matcher(env.operator().get("/metrics").body());
     assertThat(m.find()).as("the schedule's gauge in /metrics").isTrue();

@@ -13,6 +13,7 @@ import io.etcdoperator.operator.logs.LogConfiguration;
 import io.etcdoperator.operator.member.EtcdMemberReconciler;
 import io.etcdoperator.operator.member.MemberReconcile;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
+import io.etcdoperator.operator.metrics.OperatorMeters;
 import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.snapshot.EtcdSnapshotReconciler;
 import io.etcdoperator.operator.snapshot.EtcdSnapshotScheduleReconciler;
@@ -137,6 +138,7 @@ public final class Main implements Callable<Integer> {
     KubernetesClient client = new KubernetesClientBuilder().withHttpClientFactory(new VirtualThreads.KubernetesHttp())
         .build();
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    OperatorMeters.bindTo(registry);
     var running = new Operator(o -> {
       o.withKubernetesClient(client)
           .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))

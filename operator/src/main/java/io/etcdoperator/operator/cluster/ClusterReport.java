@@ -152,6 +152,7 @@ final class ClusterReport {
         endpoints.stream().mapToLong(e -> e.dbSize()).max().orElse(0),
         endpoints.stream().mapToLong(e -> e.dbSizeInUse()).max().orElse(0),
         observed.maintenance().quotaBytes(), observed.maintenance().alarms().size()));
+    metrics.passed(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), now);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.BitSet;
@@ -75,6 +76,23 @@ public final class CronSchedule {
       }
     }
     throw new IllegalArgumentException("'" + expression + "' never fires");
+  }
+
+  /**
+   * The longest wait between two firings over the week after {@code after} (at most 1,000 firings looked at), so a
+   * weekday-only schedule is allowed its weekend: what a snapshot-age alert measures the newest snapshot against.
+   */
+  public Duration longestGap(ZonedDateTime after) {
+    ZonedDateTime horizon = after.plusDays(8);
+    ZonedDateTime firing = next(after);
+    Duration longest = Duration.ZERO;
+    for (int i = 0; i < 1_000 && !firing.isAfter(horizon); i++) {
+      ZonedDateTime following = next(firing);
+      Duration gap = Duration.between(firing, following);
+      longest = gap.compareTo(longest) > 0 ? gap : longest;
+      firing = following;
+    }
+    return longest.isZero() ? Duration.between(firing, next(firing)) : longest;
   }
 
   @Override

@@ -71,6 +71,7 @@ public class ScheduleReconcile {
     EtcdSnapshotSchedule schedule = client.resources(EtcdSnapshotSchedule.class).inNamespace(namespace)
         .withName(name).get();
     if (schedule == null || schedule.getMetadata().getDeletionTimestamp() != null) {
+      metrics.forget(namespace, name);
       return Optional.empty();
     }
     EtcdSnapshotScheduleSpec spec = schedule.getSpec();
@@ -112,8 +113,10 @@ public class ScheduleReconcile {
         ? "suspended; no snapshots are created" : "next snapshot at " + decision.nextFiring();
     EtcdSnapshotScheduleStatus status = status(schedule, owned, decision.slot(), ok, reason, message);
     writeStatus(schedule, status);
-    metrics.record(namespace, name, Optional.ofNullable(status.getLastSuccessfulTime()).map(Instant::parse),
-        Optional.ofNullable(status.getLastFailure()).map(ScheduleFailure::getTime).map(Instant::parse));
+    metrics.record(namespace, name, new ScheduleMetrics.Progress(
+        Optional.ofNullable(status.getLastSuccessfulTime()).map(Instant::parse),
+        Optional.ofNullable(status.getLastFailure()).map(ScheduleFailure::getTime).map(Instant::parse),
+        Boolean.TRUE.equals(spec.getSuspend()) ? Duration.ZERO : cron.longestGap(now.atZone(zone))));
     return Optional.of(decision.recheck());
   }
 

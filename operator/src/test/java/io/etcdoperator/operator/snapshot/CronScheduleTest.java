@@ -38,6 +38,21 @@ class CronScheduleTest {
     assertThat(CronSchedule.parse(expression).next(from)).isEqualTo(ZonedDateTime.parse(expected));
   }
 
+  /** A weekday schedule is allowed its weekend; a yearly one a year; an every-minute one a minute. */
+  @ParameterizedTest(name = "''{0}'' -> {1}")
+  @CsvSource(delimiter = '|', value = {
+      "@hourly          | PT1H",
+      "*/15 * * * *     | PT15M",
+      "* * * * *        | PT1M",
+      "0 0 * * MON-FRI  | PT72H",
+      "0 2,3 * * *      | PT23H",
+      "@yearly          | PT8760H",
+  })
+  void longestGapBetweenFirings(String expression, String gap) {
+    assertThat(CronSchedule.parse(expression).longestGap(ZonedDateTime.parse("2026-03-10T10:00:00Z")))
+        .isEqualTo(java.time.Duration.parse(gap));
+  }
+
   @ParameterizedTest(name = "{0} in {1}")
   @CsvSource(delimiter = '|', value = {
       // 02:30 does not exist on the spring-forward day in Berlin; the next real 02:30 is a day later

@@ -107,6 +107,11 @@ class ScheduleReconcileMockTest {
     assertThat(schedule().getStatus().getLastSuccessfulTime()).isEqualTo("2026-11-22T11:00:05Z");
     assertThat(registry.get(ScheduleMetrics.LAST_SUCCESS).tag("schedule", "hourly").gauge().value())
         .isEqualTo(Instant.parse("2026-11-22T11:00:05Z").getEpochSecond());
+    assertThat(registry.get(ScheduleMetrics.INTERVAL).tag("schedule", "hourly").gauge().value()).isEqualTo(3600);
+
+    client.resources(EtcdSnapshotSchedule.class).inNamespace(NS).withName("hourly").delete();
+    pass.reconcile(NS, "hourly");
+    assertThat(registry.find(ScheduleMetrics.LAST_SUCCESS).tag("schedule", "hourly").gauges()).isEmpty();
   }
 
   @Test
