@@ -20,6 +20,7 @@ import io.etcdoperator.operator.snapshot.EtcdSnapshotScheduleReconciler;
 import io.etcdoperator.operator.snapshot.ScheduleMetrics;
 import io.etcdoperator.operator.snapshot.ScheduleReconcile;
 import io.etcdoperator.operator.snapshot.SnapshotReconcile;
+import io.etcdoperator.operator.snapshot.VerifyMetrics;
 import io.etcdoperator.snapshot.cli.AgentCommand;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -211,7 +212,8 @@ public final class Main implements Callable<Integer> {
     register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock, agent)),
         namespaces);
     Optional<String> image = agent.map(AgentImage::image);
-    register(operator, new EtcdSnapshotReconciler(new SnapshotReconcile(client, image, events, clock)), namespaces);
+    register(operator, new EtcdSnapshotReconciler(new SnapshotReconcile(client, agent, events, clock,
+        new VerifyMetrics(registry))), namespaces);
     register(operator, new EtcdSnapshotScheduleReconciler(new ScheduleReconcile(client, image, events,
         new ScheduleMetrics(registry), clock)), namespaces);
     register(operator, new io.etcdoperator.operator.defrag.EtcdDefragReconciler(

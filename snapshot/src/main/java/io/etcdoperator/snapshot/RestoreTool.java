@@ -75,7 +75,19 @@ public record RestoreTool(Path executable, Kind kind) {
   }
 
   void run(Path snapshot, Path outputDir, RestoreTarget target, Duration within) {
-    ProcessBuilder builder = new ProcessBuilder(command(snapshot, outputDir, target)).redirectErrorStream(true);
+    exec(command(snapshot, outputDir, target), within);
+  }
+
+  /** {@code snapshot status -w json} of a snapshot file or a data dir's {@code member/snap/db}. */
+  public DbStatus status(Path db, Duration within) {
+    String output = exec(List.of(executable.toString(), "snapshot", "status", db.toString(), "-w", "json"), within);
+    return DbStatus.parse(output).orElseThrow(() -> new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED,
+        executable + " snapshot status printed no hash, revision and totalKey: " + output.strip()));
+  }
+
+  /** Runs the tool; returns the first 4 KiB of its output, which is also what a failure's message carries. */
+  private String exec(List<String> command, Duration within) {
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("ETCDCTL_API", "3");
     try {
       Process process = builder.start();
@@ -86,16 +98,19 @@ public record RestoreTool(Path executable, Kind kind) {
         throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, executable + " did not finish within "
             + within);
       }
+      String text = new String(output, StandardCharsets.UTF_8);
       if (process.exitValue() != 0) {
         throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, executable + " exited with "
-            + process.exitValue() + ": " + new String(output, StandardCharsets.UTF_8).strip());
+            + process.exitValue() + ": " + text.strip());
       }
+      return text;
     } catch (IOException e) {
       throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "cannot run " + executable + ": "
           + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "interrupted while restoring", e);
+      throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "interrupted while running " + executable,
+          e);
     }
   }
 

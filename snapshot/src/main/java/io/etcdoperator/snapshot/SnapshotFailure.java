@@ -23,6 +23,8 @@ public class SnapshotFailure extends RuntimeException {
     ENCRYPTION_KEY_MISSING("EncryptionKeyMissing"),
     /** Wrong key, a truncated or altered object, or a plain snapshot where an encrypted one was expected. */
     DECRYPTION_FAILED("DecryptionFailed"),
+    /** The stored snapshot's numbers differ from what the save recorded, or its restore does not hold them. */
+    VERIFICATION_FAILED("VerificationFailed"),
     /** A bug or an unforeseen answer: still reported as a JSON line, so the controller can say what happened. */
     INTERNAL_ERROR("InternalError"),
     STORAGE_ERROR("StorageError");

@@ -7,7 +7,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,22 +72,7 @@ public final class SnapshotRestore {
       Path download, Path staging) throws IOException {
     Path dataDir = target.dataDir();
     requireSpace(dataDir, store.size(key));
-    Optional<String> expected = expectedChecksum.map(StoredSnapshot::hexOf)
-        .or(() -> store.recordedChecksum(key).map(StoredSnapshot::hexOf));
-    String verifiedAgainst = expectedChecksum.isPresent() ? "given" : expected.isPresent() ? "recorded" : "none";
-    var decrypting = new AtomicReference<DecryptingOutputStream>();
-    StoredSnapshot fetched = store.fetch(key, download, file -> {
-      decrypting.set(new DecryptingOutputStream(file, keys));
-      return decrypting.get();
-    });
-    if (expected.isPresent() && !expected.get().equals(fetched.sha256Hex())) {
-      throw new SnapshotFailure(SnapshotFailure.Reason.CHECKSUM_MISMATCH, fetched.uri() + " has sha256 "
-          + fetched.sha256Hex() + " but " + expected.get() + " was expected");
-    }
-    if (expected.isEmpty()) {
-      LOG.atWarn().addKeyValue("uri", fetched.uri())
-          .log("no recorded checksum; relying on the hash etcd appends to its snapshots");
-    }
+    var fetched = SnapshotFetch.fetch(store, key, expectedChecksum, keys, download);
     if (tool.revisionBump() == 0) {
       LOG.atWarn().addKeyValue("tool", tool.executable()).log("this tool cannot bump the revision: watchers that "
           + "saw revisions after the snapshot (Kubernetes) will not be told to re-list");
@@ -96,13 +80,14 @@ public final class SnapshotRestore {
     tool.run(download, staging, target, within);
     Files.move(staging.resolve("member"), dataDir.resolve("member"), StandardCopyOption.ATOMIC_MOVE);
     removeStale(download, staging);
-    LOG.atInfo().addKeyValue("uri", fetched.uri()).addKeyValue("sizeBytes", fetched.sizeBytes())
+    LOG.atInfo().addKeyValue("uri", fetched.stored().uri()).addKeyValue("sizeBytes", fetched.stored().sizeBytes())
         .addKeyValue("member", target.memberName()).log("snapshot restored");
-    return new Outcome(true, Optional.of(fetched), verifiedAgainst, tool.revisionBump(), decrypting.get().keyId());
+    return new Outcome(true, Optional.of(fetched.stored()), fetched.verifiedAgainst(), tool.revisionBump(),
+        fetched.encryptionKeyId());
   }
 
   /** The download and the tool's output both live in the data directory, so it needs twice the snapshot's size. */
-  private static void requireSpace(Path dataDir, long snapshotSize) throws IOException {
+  static void requireSpace(Path dataDir, long snapshotSize) throws IOException {
     long usable = Files.getFileStore(dataDir).getUsableSpace();
     if (usable < 2 * snapshotSize) {
       throw new SnapshotFailure(SnapshotFailure.Reason.INSUFFICIENT_SPACE, dataDir + " has " + usable
@@ -118,7 +103,7 @@ public final class SnapshotRestore {
     }
   }
 
-  private static void removeStale(Path download, Path staging) throws IOException {
+  static void removeStale(Path download, Path staging) throws IOException {
     Files.deleteIfExists(download);
     if (Files.exists(staging)) {
       try (Stream<Path> files = Files.walk(staging)) {

@@ -3,6 +3,7 @@ package io.etcdoperator.snapshot;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdConnection;
 import io.etcdoperator.etcd.EtcdException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ public final class SnapshotSave {
   private final EtcdConnection connection;
   private final Duration within;
   private final Optional<EncryptionKey> encryption;
+  private final Optional<DbStatusRecorder> recorder;
 
   /** @param within bound on the whole stream (a 2 GiB database takes minutes, not the per-call timeout) */
   public SnapshotSave(EtcdAdmin.Factory etcd, EtcdConnection connection, Duration within) {
@@ -33,10 +35,17 @@ public final class SnapshotSave {
   /** @param encryption the key the stored bytes are encrypted with, chunk by chunk on their way to the store */
   public SnapshotSave(EtcdAdmin.Factory etcd, EtcdConnection connection, Duration within,
       Optional<EncryptionKey> encryption) {
+    this(etcd, connection, within, encryption, Optional.empty());
+  }
+
+  /** @param recorder when present, the streamed database's status is recorded (for a later verification) */
+  public SnapshotSave(EtcdAdmin.Factory etcd, EtcdConnection connection, Duration within,
+      Optional<EncryptionKey> encryption, Optional<DbStatusRecorder> recorder) {
     this.etcd = etcd;
     this.connection = connection;
     this.within = within;
     this.encryption = encryption;
+    this.recorder = recorder;
   }
 
   public TakenSnapshot run(SnapshotStore store, String key, SnapshotIdentity owner) {
@@ -49,21 +58,22 @@ public final class SnapshotSave {
       AtomicBoolean streamed = new AtomicBoolean();
       StoredSnapshot stored = store.save(key, owner, out -> {
         streamed.set(true);
-        try {
-          if (encryption.isEmpty()) {
-            admin.snapshot(source.endpoint(), out, within);
-            return;
-          }
-          var encrypting = new EncryptingOutputStream(out, encryption.get());
-          admin.snapshot(source.endpoint(), encrypting, within);
-          encrypting.finish();
+        var encrypting = encryption.map(k -> new EncryptingOutputStream(out, k));
+        OutputStream plain = encrypting.isPresent() ? encrypting.get() : out;
+        try (OutputStream copying = recorder.isPresent() ? recorder.get().tee(plain) : OutputStream.nullOutputStream()) {
+          admin.snapshot(source.endpoint(), recorder.isPresent() ? copying : plain, within);
         } catch (EtcdException e) {
           throw EtcdFailures.translate(e);
         }
+        if (encrypting.isPresent()) {
+          encrypting.get().finish();
+        }
       });
+      Optional<DbStatus> status = streamed.get() ? recorder.flatMap(DbStatusRecorder::read) : Optional.empty();
       LOG.atInfo().addKeyValue("uri", stored.uri()).addKeyValue("sizeBytes", stored.sizeBytes())
-          .addKeyValue("checksum", stored.checksum()).addKeyValue("streamed", streamed.get()).log("snapshot stored");
-      return new TakenSnapshot(stored, streamed.get() ? Optional.of(source) : Optional.empty());
+          .addKeyValue("checksum", stored.checksum()).addKeyValue("streamed", streamed.get())
+          .addKeyValue("status", status.map(DbStatus::toString).orElse("not recorded")).log("snapshot stored");
+      return new TakenSnapshot(stored, streamed.get() ? Optional.of(source) : Optional.empty(), status);
     }
   }
 

@@ -45,6 +45,18 @@ public class EtcdSnapshotScheduleSpec {
   @JsonPropertyDescription("true stops creating new snapshots; running ones finish. Default false.")
   private Boolean suspend;
 
+  @JsonPropertyDescription("Copied into every snapshot the schedule creates: true verifies each stored snapshot "
+      + "restores (see EtcdSnapshot spec.verify). Default false.")
+  private Boolean verify;
+
+  public Boolean getVerify() {
+    return verify;
+  }
+
+  public void setVerify(Boolean verify) {
+    this.verify = verify;
+  }
+
   public LocalObjectReference getClusterRef() {
     return clusterRef;
   }
@@ -103,11 +115,12 @@ public class EtcdSnapshotScheduleSpec {
     }
     return Objects.equals(clusterRef, that.clusterRef) && Objects.equals(schedule, that.schedule)
         && Objects.equals(timeZone, that.timeZone) && Objects.equals(destination, that.destination)
-        && Objects.equals(retention, that.retention) && Objects.equals(suspend, that.suspend);
+        && Objects.equals(retention, that.retention) && Objects.equals(suspend, that.suspend)
+        && Objects.equals(verify, that.verify);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(clusterRef, schedule, timeZone, destination, retention, suspend);
+    return Objects.hash(clusterRef, schedule, timeZone, destination, retention, suspend, verify);
   }
 }

@@ -25,6 +25,11 @@ public class EtcdSnapshotSpec {
       + "snapshot wrote is never overwritten.")
   private SnapshotLocation destination;
 
+  @JsonPropertyDescription("true proves the stored snapshot restores: after the save, a second agent Job fetches "
+      + "(and decrypts) it, restores it into a scratch directory with etcdutl and compares its hash, revision and "
+      + "key count with those recorded at save time. The result is the Verified condition. Default false.")
+  private Boolean verify;
+
   public LocalObjectReference getClusterRef() {
     return clusterRef;
   }
@@ -41,6 +46,14 @@ public class EtcdSnapshotSpec {
     this.destination = destination;
   }
 
+  public Boolean getVerify() {
+    return verify;
+  }
+
+  public void setVerify(Boolean verify) {
+    this.verify = verify;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -50,11 +63,12 @@ public class EtcdSnapshotSpec {
       return false;
     }
     return Objects.equals(clusterRef, that.clusterRef)
-        && Objects.equals(destination, that.destination);
+        && Objects.equals(destination, that.destination)
+        && Objects.equals(verify, that.verify);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(clusterRef, destination);
+    return Objects.hash(clusterRef, destination, verify);
   }
 }

@@ -21,6 +21,8 @@ public class EtcdSnapshotStatus {
   public static final String PHASE_STARTED = "Started";
   public static final String PHASE_COMPLETE = "Complete";
   public static final String PHASE_FAILED = "Failed";
+  /** Condition type: whether the stored snapshot restored and matched its recorded numbers (spec.verify). */
+  public static final String CONDITION_VERIFIED = "Verified";
 
   @JsonPropertyDescription("Pending (waiting to start), Started (the agent Job runs), Complete or Failed. Complete "
       + "and Failed are final.")
@@ -29,7 +31,8 @@ public class EtcdSnapshotStatus {
   @JsonPropertyDescription("The stored file; set once the snapshot is Complete.")
   private SnapshotArtifact artifact;
 
-  @JsonPropertyDescription("The snapshot's conditions; Ready is True once it is Complete.")
+  @JsonPropertyDescription("The snapshot's conditions; Ready is True once it is Complete. With spec.verify, "
+      + "Verified is True once the stored snapshot restored and matched the numbers recorded at save time.")
   private List<Condition> conditions;
 
   public String getPhase() {

@@ -35,6 +35,42 @@ public class SnapshotArtifact {
       + "least this revision.")
   private Long revision;
 
+  @JsonPropertyDescription("crc32 hash of the stored database, in hexadecimal, as etcdutl snapshot status reports "
+      + "it; recorded at save time when spec.verify is true.")
+  private String dbHash;
+
+  @JsonPropertyDescription("Newest revision in the stored database, as etcdutl snapshot status reports it; recorded "
+      + "at save time when spec.verify is true.")
+  private Long dbRevision;
+
+  @JsonPropertyDescription("Entries in all of the stored database's buckets (etcdutl snapshot status TOTAL KEYS); "
+      + "recorded at save time when spec.verify is true.")
+  private Long dbTotalKeys;
+
+  public String getDbHash() {
+    return dbHash;
+  }
+
+  public void setDbHash(String dbHash) {
+    this.dbHash = dbHash;
+  }
+
+  public Long getDbRevision() {
+    return dbRevision;
+  }
+
+  public void setDbRevision(Long dbRevision) {
+    this.dbRevision = dbRevision;
+  }
+
+  public Long getDbTotalKeys() {
+    return dbTotalKeys;
+  }
+
+  public void setDbTotalKeys(Long dbTotalKeys) {
+    this.dbTotalKeys = dbTotalKeys;
+  }
+
   public String getUri() {
     return uri;
   }
@@ -96,11 +132,15 @@ public class SnapshotArtifact {
         && Objects.equals(checksum, that.checksum)
         && Objects.equals(sourceEndpoint, that.sourceEndpoint)
         && Objects.equals(sourceMemberID, that.sourceMemberID)
-        && Objects.equals(revision, that.revision);
+        && Objects.equals(revision, that.revision)
+        && Objects.equals(dbHash, that.dbHash)
+        && Objects.equals(dbRevision, that.dbRevision)
+        && Objects.equals(dbTotalKeys, that.dbTotalKeys);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(uri, sizeBytes, checksum, sourceEndpoint, sourceMemberID, revision);
+    return Objects.hash(uri, sizeBytes, checksum, sourceEndpoint, sourceMemberID, revision, dbHash, dbRevision,
+        dbTotalKeys);
   }
 }

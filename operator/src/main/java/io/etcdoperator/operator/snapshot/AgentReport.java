@@ -11,10 +11,13 @@ import java.util.Optional;
  * {@code {"result":"failed","reason":…}}).
  */
 public record AgentReport(String result, Optional<String> uri, Optional<Long> sizeBytes, Optional<String> checksum,
-    Optional<String> reason, Optional<String> message, Optional<Source> source) {
+    Optional<String> reason, Optional<String> message, Optional<Source> source, Optional<Db> db) {
 
   /** The member the agent streamed from: the leader, else the voter furthest along, and the revision it reported. */
   public record Source(String endpoint, Optional<String> memberID, boolean leader, Optional<Long> revision) {}
+
+  /** The stored database as {@code snapshot status} reads it (hash in hexadecimal): recorded by save, read by verify. */
+  public record Db(String hash, long revision, long totalKeys) {}
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,7 +38,7 @@ public record AgentReport(String result, Optional<String> uri, Optional<Long> si
       }
       return Optional.of(new AgentReport(node.get("result").asText(), text(node, "uri"),
           node.hasNonNull("sizeBytes") ? Optional.of(node.get("sizeBytes").asLong()) : Optional.empty(),
-          text(node, "checksum"), text(node, "reason"), text(node, "message"), source(node)));
+          text(node, "checksum"), text(node, "reason"), text(node, "message"), source(node), db(node)));
     } catch (JsonProcessingException e) {
       return Optional.empty();
     }
@@ -46,8 +49,21 @@ public record AgentReport(String result, Optional<String> uri, Optional<Long> si
     return "stored".equals(result) && uri.isPresent() && sizeBytes.isPresent() && checksum.isPresent();
   }
 
+  /** A verified snapshot: "verified" with the stored database's numbers. */
+  public boolean verified() {
+    return "verified".equals(result) && db.isPresent();
+  }
+
   public boolean failed() {
     return "failed".equals(result);
+  }
+
+  private static Optional<Db> db(JsonNode node) {
+    if (!node.hasNonNull("dbHash") || !node.hasNonNull("dbRevision") || !node.hasNonNull("dbTotalKeys")) {
+      return Optional.empty();
+    }
+    return Optional.of(new Db(node.get("dbHash").asText(), node.get("dbRevision").asLong(),
+        node.get("dbTotalKeys").asLong()));
   }
 
   private static Optional<Source> source(JsonNode node) {

@@ -153,6 +153,7 @@ public class ScheduleReconcile {
     EtcdSnapshotSpec spec = new EtcdSnapshotSpec();
     spec.setClusterRef(schedule.getSpec().getClusterRef());
     spec.setDestination(schedule.getSpec().getDestination());
+    spec.setVerify(schedule.getSpec().getVerify());
     snapshot.setSpec(spec);
     try {
       EtcdSnapshot created = client.resource(snapshot).create();

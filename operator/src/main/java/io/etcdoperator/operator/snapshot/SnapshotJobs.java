@@ -4,7 +4,9 @@ import io.etcdoperator.api.v1alpha2.ClientTls;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
+import io.etcdoperator.api.v1alpha2.SnapshotArtifact;
 import io.etcdoperator.operator.resources.AgentContainers;
+import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.MemberTlsView;
@@ -14,12 +16,14 @@ import io.etcdoperator.operator.resources.SnapshotStorage;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.etcdoperator.snapshot.SnapshotStore;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -33,8 +37,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The agent Jobs of one EtcdSnapshot: {@code save} (owned by the snapshot) and, for retention, {@code delete} (owned by
- * the schedule, so that deleting the snapshot afterwards does not take the Job with it). Secrets are mounted as files.
+ * The agent Jobs of one EtcdSnapshot: {@code save} and {@code verify} (owned by the snapshot) and, for retention,
+ * {@code delete} (owned by the schedule, so that deleting the snapshot afterwards does not take the Job with it).
+ * Secrets are mounted as files.
  */
 public final class SnapshotJobs {
 
@@ -45,6 +50,8 @@ public final class SnapshotJobs {
   static final String CA_MOUNT = "/etc/etcd/pki/ca";
   static final String CLIENT_MOUNT = "/etc/etcd/pki/client";
   static final String AUTH_MOUNT = "/etc/etcd/auth";
+  /** An emptyDir: the save's copy for etcdutl snapshot status, or the verify's download and restore. */
+  static final String SCRATCH_MOUNT = "/snapshot/scratch";
   /** Retries run the same idempotent agent (same uid), so a retry never writes a second object. */
   static final int BACKOFF_LIMIT = 2;
   static final long ACTIVE_DEADLINE_SECONDS = 1800;
@@ -54,6 +61,10 @@ public final class SnapshotJobs {
 
   public static String saveJobName(EtcdSnapshot snapshot) {
     return shorten(snapshot.getMetadata().getName(), "-snapshot");
+  }
+
+  public static String verifyJobName(EtcdSnapshot snapshot) {
+    return shorten(snapshot.getMetadata().getName(), "-verify");
   }
 
   public static String pruneJobName(EtcdSnapshot snapshot) {
@@ -67,6 +78,12 @@ public final class SnapshotJobs {
    */
   public static Job save(EtcdSnapshot snapshot, EtcdCluster cluster, List<URI> endpoints, boolean authLatched,
       String image) {
+    return save(snapshot, cluster, endpoints, authLatched, new AgentImage(image, AgentImage.DEFAULT_TOOLS_DIR));
+  }
+
+  /** As above; a snapshot to verify also records its database's status, with the tool for the cluster's version. */
+  public static Job save(EtcdSnapshot snapshot, EtcdCluster cluster, List<URI> endpoints, boolean authLatched,
+      AgentImage agent) {
     SnapshotStorage store = SnapshotStorage.of(snapshot.getSpec().getDestination(), "destination", PVC_MOUNT, false);
     List<String> args = new ArrayList<>(List.of("agent", "snapshot", "save",
         "--endpoints=" + endpoints.stream().map(URI::toString).collect(Collectors.joining(","))));
@@ -78,7 +95,57 @@ public final class SnapshotJobs {
     volumes.addAll(store.volumes());
     mounts.addAll(store.mounts());
     SnapshotKeys.forSave(snapshot.getSpec().getDestination(), "destination").addTo(args, volumes, mounts);
-    return job(saveJobName(snapshot), snapshot, snapshot, image, args, volumes, mounts);
+    if (verifies(snapshot)) {
+      args.addAll(tool(cluster.getSpec().getVersion(), agent));
+      args.add("--status-scratch-dir=" + SCRATCH_MOUNT);
+      scratch(volumes, mounts);
+    }
+    return job(saveJobName(snapshot), snapshot, snapshot, agent.image(), args, volumes, mounts,
+        AgentContainers.requests("192Mi", "512Mi"));
+  }
+
+  public static boolean verifies(EtcdSnapshot snapshot) {
+    return Boolean.TRUE.equals(snapshot.getSpec().getVerify());
+  }
+
+  /**
+   * Fetches the stored snapshot as a restore would (read-only, decrypting with every key of the Secret), restores it
+   * into an emptyDir and compares it with {@code status.artifact}. No memory limit: etcdutl maps the whole database,
+   * as in the restore init container.
+   */
+  public static Job verify(EtcdSnapshot snapshot, String etcdVersion, AgentImage agent) {
+    SnapshotStorage store = SnapshotStorage.of(snapshot.getSpec().getDestination(), "destination", PVC_MOUNT, true);
+    SnapshotArtifact artifact = snapshot.getStatus().getArtifact();
+    List<String> args = new ArrayList<>(List.of("agent", "snapshot", "verify",
+        "--key=" + SnapshotStore.key(store.path(), snapshot.getMetadata().getName() + ".db")));
+    args.addAll(store.args());
+    List<Volume> volumes = new ArrayList<>(store.volumes());
+    List<VolumeMount> mounts = new ArrayList<>(store.mounts());
+    SnapshotKeys.forRestore(snapshot.getSpec().getDestination(), "destination").addTo(args, volumes, mounts);
+    if (artifact.getChecksum() != null) {
+      args.add("--checksum=" + artifact.getChecksum());
+    }
+    if (artifact.getDbHash() != null && artifact.getDbRevision() != null && artifact.getDbTotalKeys() != null) {
+      args.add("--expect-hash=" + artifact.getDbHash());
+      args.add("--expect-revision=" + artifact.getDbRevision());
+      args.add("--expect-total-keys=" + artifact.getDbTotalKeys());
+    } else if (artifact.getRevision() != null) {
+      args.add("--min-revision=" + artifact.getRevision());
+    }
+    args.addAll(tool(etcdVersion, agent));
+    args.add("--scratch-dir=" + SCRATCH_MOUNT);
+    scratch(volumes, mounts);
+    return job(verifyJobName(snapshot), snapshot, snapshot, agent.image(), args, volumes, mounts,
+        AgentContainers.requests("256Mi", null));
+  }
+
+  private static List<String> tool(String etcdVersion, AgentImage agent) {
+    return List.of("--etcd-version=" + etcdVersion, "--etcd-tools-dir=" + agent.toolsDir());
+  }
+
+  private static void scratch(List<Volume> volumes, List<VolumeMount> mounts) {
+    volumes.add(new VolumeBuilder().withName("scratch").withNewEmptyDir().endEmptyDir().build());
+    mounts.add(new VolumeMountBuilder().withName("scratch").withMountPath(SCRATCH_MOUNT).build());
   }
 
   /** Deletes the snapshot's stored object; the agent refuses anything another snapshot (uid) wrote. */
@@ -87,7 +154,8 @@ public final class SnapshotJobs {
     List<String> args = new ArrayList<>(List.of("agent", "snapshot", "delete"));
     args.addAll(identity(snapshot, store));
     args.addAll(store.args());
-    return job(pruneJobName(snapshot), snapshot, owner, image, args, store.volumes(), store.mounts());
+    return job(pruneJobName(snapshot), snapshot, owner, image, args, store.volumes(), store.mounts(),
+        AgentContainers.requests("192Mi", "512Mi"));
   }
 
   private static List<String> identity(EtcdSnapshot snapshot, SnapshotStorage store) {
@@ -120,7 +188,7 @@ public final class SnapshotJobs {
   }
 
   private static Job job(String name, EtcdSnapshot snapshot, HasMetadata owner, String image, List<String> args,
-      List<Volume> volumes, List<VolumeMount> mounts) {
+      List<Volume> volumes, List<VolumeMount> mounts, ResourceRequirements resources) {
     Map<String, String> labels = labels(snapshot);
     return new JobBuilder()
         .withNewMetadata()
@@ -150,8 +218,8 @@ public final class SnapshotJobs {
             .withImage(image)
             .withArgs(args)
             .withVolumeMounts(mounts)
-            // the JVM sizes its heap from the limit: 512 MiB gives the 128 MiB heap SnapshotSizeIT measured with
-            .withResources(AgentContainers.requests("192Mi", "512Mi"))
+            // save and prune: the JVM sizes its heap from the 512 MiB limit, the 128 MiB SnapshotSizeIT measured with
+            .withResources(resources)
             .withSecurityContext(AgentContainers.securityContext())
             .withTerminationMessagePolicy("FallbackToLogsOnError")
             .build())

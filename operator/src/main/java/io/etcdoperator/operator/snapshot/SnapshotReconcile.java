@@ -8,6 +8,7 @@ import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus;
 import io.etcdoperator.api.v1alpha2.SnapshotArtifact;
+import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.resources.SnapshotStorage;
@@ -15,12 +16,14 @@ import io.etcdoperator.operator.snapshot.SnapshotProgress.ClusterState;
 import io.etcdoperator.operator.snapshot.SnapshotProgress.Decision;
 import io.etcdoperator.operator.snapshot.SnapshotProgress.JobState;
 import io.etcdoperator.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.time.Clock;
@@ -39,15 +42,25 @@ public class SnapshotReconcile {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotReconcile.class);
 
   private final KubernetesClient client;
+  private final Optional<AgentImage> agent;
   private final Optional<String> operatorImage;
   private final EventRecorder events;
   private final Clock clock;
+  private final VerifyMetrics metrics;
 
   public SnapshotReconcile(KubernetesClient client, Optional<String> operatorImage, EventRecorder events, Clock clock) {
+    this(client, operatorImage.map(image -> new AgentImage(image, AgentImage.DEFAULT_TOOLS_DIR)), events, clock,
+        new VerifyMetrics(new SimpleMeterRegistry()));
+  }
+
+  public SnapshotReconcile(KubernetesClient client, Optional<AgentImage> agent, EventRecorder events, Clock clock,
+      VerifyMetrics metrics) {
     this.client = client;
-    this.operatorImage = operatorImage;
+    this.agent = agent;
+    this.operatorImage = agent.map(AgentImage::image);
     this.events = events;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   public Optional<Duration> reconcile(String namespace, String name) {
@@ -57,7 +70,9 @@ public class SnapshotReconcile {
     }
     String phase = snapshot.getStatus() == null ? null : snapshot.getStatus().getPhase();
     if (SnapshotProgress.terminal(phase)) {
-      return Optional.empty(); // sticky: a finished snapshot is never looked at again
+      // sticky: a finished snapshot is only looked at again to verify it
+      return EtcdSnapshotStatus.PHASE_COMPLETE.equals(phase) && SnapshotJobs.verifies(snapshot)
+          ? verify(snapshot) : Optional.empty();
     }
     EtcdCluster cluster = cluster(snapshot);
     List<URI> endpoints = cluster == null ? List.of() : voterEndpoints(cluster);
@@ -71,9 +86,68 @@ public class SnapshotReconcile {
         destinationProblem(snapshot), clusterState(cluster, endpoints), jobState(job, now));
     Decision decision = SnapshotProgress.decide(observation);
     if (decision.createJob()) {
-      createJob(SnapshotJobs.save(snapshot, cluster, endpoints, authLatched(cluster), operatorImage.orElseThrow()));
+      createJob(SnapshotJobs.save(snapshot, cluster, endpoints, authLatched(cluster), agent.orElseThrow()));
     }
-    return report(snapshot, decision);
+    Optional<Duration> recheck = report(snapshot, decision);
+    boolean verifyNext = EtcdSnapshotStatus.PHASE_COMPLETE.equals(decision.phase()) && SnapshotJobs.verifies(snapshot);
+    return verifyNext ? Optional.of(SnapshotProgress.SOON) : recheck;
+  }
+
+  /** The verify pass of a Complete snapshot: one Job, then the Verified condition, an event and the counter. */
+  private Optional<Duration> verify(EtcdSnapshot snapshot) {
+    var conditions = snapshot.getStatus().getConditions();
+    Optional<Condition> verified = Conditions.find(conditions, EtcdSnapshotStatus.CONDITION_VERIFIED);
+    if (verified.filter(c -> !"Unknown".equals(c.getStatus())).isPresent()) {
+      return Optional.empty();
+    }
+    Job job = client.batch().v1().jobs().inNamespace(snapshot.getMetadata().getNamespace())
+        .withName(SnapshotJobs.verifyJobName(snapshot)).get();
+    if (job != null && !Owners.controlledBy(job, snapshot.getMetadata().getUid())) {
+      writeVerified(snapshot, new VerifyProgress.Verdict("False", Reason.JOB_CONFLICT.reason(), "Job "
+          + job.getMetadata().getName() + " exists and belongs to another object"));
+      return Optional.empty();
+    }
+    EtcdCluster cluster = cluster(snapshot);
+    var observation = new VerifyProgress.Observation(true, verified.map(Condition::getStatus),
+        verified.map(Condition::getReason), Optional.ofNullable(cluster).map(c -> c.getSpec().getVersion()),
+        jobState(job, clock.instant()));
+    var decision = VerifyProgress.decide(observation);
+    if (decision.createJob() && agent.isEmpty()) {
+      writeVerified(snapshot, new VerifyProgress.Verdict("False", Reason.OPERATOR_IMAGE_NOT_CONFIGURED.reason(),
+          "the operator has no --operator-image to run the verify agent with"));
+      return Optional.empty();
+    }
+    if (decision.createJob()) {
+      createJob(SnapshotJobs.verify(snapshot, observation.etcdVersion().orElseThrow(), agent.get()));
+    }
+    decision.verdict().ifPresent(v -> writeVerified(snapshot, v));
+    return decision.recheck();
+  }
+
+  private void writeVerified(EtcdSnapshot snapshot, VerifyProgress.Verdict verdict) {
+    EtcdSnapshotStatus status = snapshot.getStatus();
+    List<Condition> before = status.getConditions();
+    List<Condition> after = Conditions.set(before, EtcdSnapshotStatus.CONDITION_VERIFIED,
+        "True".equals(verdict.status()), verdict.reason(), verdict.message(), snapshot.getMetadata().getGeneration(),
+        clock.instant());
+    Conditions.find(after, EtcdSnapshotStatus.CONDITION_VERIFIED).ifPresent(c -> c.setStatus(verdict.status()));
+    if (Conditions.sameMeaning(before, after)) {
+      return;
+    }
+    status.setConditions(after);
+    client.resource(snapshot).updateStatus();
+    if (!verdict.settled()) {
+      return;
+    }
+    boolean ok = "True".equals(verdict.status());
+    metrics.record(ok, verdict.reason());
+    if (ok) {
+      events.normal(snapshot, verdict.reason(), verdict.message());
+    } else {
+      events.warning(snapshot, verdict.reason(), verdict.message());
+    }
+    LOG.atInfo().addKeyValue("snapshot", snapshot.getMetadata().getName()).addKeyValue("verified", verdict.status())
+        .addKeyValue("reason", verdict.reason()).log("snapshot verification settled");
   }
 
   private void createJob(Job job) {
@@ -233,6 +307,11 @@ public class SnapshotReconcile {
       artifact.setSourceEndpoint(source.endpoint());
       artifact.setSourceMemberID(source.memberID().orElse(null));
       artifact.setRevision(source.revision().orElse(null));
+    });
+    report.db().ifPresent(db -> {
+      artifact.setDbHash(db.hash());
+      artifact.setDbRevision(db.revision());
+      artifact.setDbTotalKeys(db.totalKeys());
     });
     return artifact;
   }

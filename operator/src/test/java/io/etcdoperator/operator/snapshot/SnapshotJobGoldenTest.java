@@ -144,4 +144,42 @@ class SnapshotJobGoldenTest {
     assertThat(one).hasSizeLessThanOrEqualTo(63).endsWith("-snapshot").isNotEqualTo(two);
     assertThat(SnapshotJobs.shorten("short", "-prune")).isEqualTo("short-prune");
   }
+
+  @Test
+  void verifiedSaveRecordsTheDatabaseStatusInAScratchDir() {
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "demo-verified",
+        "5b2e7c1d-8f3a-4d6e-a9b0-1c4f7e2d8a35", "demo", SnapshotFixtures.s3("prod/"));
+    snapshot.getSpec().setVerify(true);
+
+    Job job = SnapshotJobs.save(snapshot, authCluster(), VOTERS, true,
+        new io.etcdoperator.operator.resources.AgentImage(IMAGE, "/opt/etcd-tools"));
+
+    Golden.assertMatches("job-snapshot-s3-verified", job);
+  }
+
+  @Test
+  void verifyFetchesReadOnlyWithEveryKeyAndTheRecordedNumbers() {
+    SnapshotLocation destination = SnapshotFixtures.pvc("backups", "prod");
+    destination.setEncryption(SnapshotFixtures.encryption("snapshot-keys", "2025-01"));
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "demo-verified",
+        "5b2e7c1d-8f3a-4d6e-a9b0-1c4f7e2d8a35", "demo", destination);
+    snapshot.getSpec().setVerify(true);
+    var artifact = new io.etcdoperator.api.v1alpha2.SnapshotArtifact();
+    artifact.setChecksum("sha256:" + "ab".repeat(32));
+    artifact.setRevision(48211L);
+    artifact.setDbHash("79851ed4");
+    artifact.setDbRevision(48213L);
+    artifact.setDbTotalKeys(9606L);
+    snapshot.setStatus(new io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus());
+    snapshot.getStatus().setArtifact(artifact);
+
+    Job job = SnapshotJobs.verify(snapshot, "3.5.16",
+        new io.etcdoperator.operator.resources.AgentImage(IMAGE, "/opt/etcd-tools"));
+
+    Golden.assertMatches("job-snapshot-verify-pvc-encrypted", job);
+    var container = job.getSpec().getTemplate().getSpec().getContainers().getFirst();
+    assertThat(container.getArgs()).contains("--key=prod/demo-verified.db", "--expect-revision=48213")
+        .noneMatch(a -> a.startsWith("--min-revision") || a.startsWith("--encryption-key-id"));
+    assertThat(container.getResources().getLimits()).as("etcdutl maps the whole database").isNullOrEmpty();
+  }
 }

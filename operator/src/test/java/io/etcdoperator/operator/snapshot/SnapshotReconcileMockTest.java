@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.snapshot;
 
+import io.etcdoperator.operator.status.Conditions;
 import io.etcdoperator.operator.events.EventRecorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -112,6 +113,46 @@ class SnapshotReconcileMockTest {
         .satisfies(c -> assertThat(c.getMessage()).endsWith(
             "from the leader http://prod-abcde.prod.db.svc:2379 at revision 4711"));
     assertThat(jobs()).hasSize(1);
+  }
+
+  @Test
+  void aVerifiedSnapshotRecordsItsStatusThenAVerifyJobSetsVerifiedAndCountsIt() {
+    var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    pass = new SnapshotReconcile(client, Optional.of(new io.etcdoperator.operator.resources.AgentImage(IMAGE, null)),
+        new EventRecorder(client, "test", Clock.systemUTC()), Clock.systemUTC(), new VerifyMetrics(registry));
+    MockCluster.formed(client, NS, "prod");
+    EtcdSnapshot snapshot = SnapshotFixtures.snapshot(NS, "checked", null, "prod", SnapshotFixtures.s3("prod/"));
+    snapshot.getSpec().setVerify(true);
+    client.resource(snapshot).create();
+    pass.reconcile(NS, "checked");
+    pass.reconcile(NS, "checked");
+    assertThat(jobs().getFirst().getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
+        .contains("--status-scratch-dir=/snapshot/scratch");
+    finish(jobs().getFirst(), true, "{\"result\":\"stored\",\"uri\":\"s3://etcd-backups/prod/checked.db\","
+        + "\"sizeBytes\":20480,\"checksum\":\"sha256:" + HEX + "\",\"dbHash\":\"79851ed4\",\"dbRevision\":22,"
+        + "\"dbTotalKeys\":27}");
+    pass.reconcile(NS, "checked");
+    assertThat(get("checked").getStatus().getArtifact().getDbHash()).isEqualTo("79851ed4");
+
+    pass.reconcile(NS, "checked");
+    pass.reconcile(NS, "checked");
+    Job verify = client.batch().v1().jobs().inNamespace(NS).withName("checked-verify").get();
+    assertThat(verify.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
+        .contains("--expect-hash=79851ed4", "--expect-revision=22", "--expect-total-keys=27");
+    assertThat(jobs()).hasSize(2);
+    assertThat(Conditions.find(get("checked").getStatus().getConditions(), "Verified").orElseThrow().getStatus())
+        .isEqualTo("Unknown");
+
+    finish(verify, false, "{\"result\":\"failed\",\"reason\":\"ChecksumMismatch\",\"message\":\"altered\"}");
+    pass.reconcile(NS, "checked");
+    pass.reconcile(NS, "checked");
+
+    var status = get("checked").getStatus();
+    assertThat(status.getPhase()).as("the save's success stands").isEqualTo("Complete");
+    var verified = Conditions.find(status.getConditions(), "Verified").orElseThrow();
+    assertThat(verified.getStatus() + "/" + verified.getReason()).isEqualTo("False/VerificationFailed");
+    assertThat(registry.get(VerifyMetrics.VERIFICATIONS).tag("result", "failed").counter().count()).isEqualTo(1.0);
+    assertThat(jobs()).hasSize(2);
   }
 
   @Test

@@ -1,6 +1,8 @@
 package io.etcdoperator.snapshot.cli;
 
+import io.etcdoperator.snapshot.DbStatus;
 import io.etcdoperator.snapshot.SnapshotFailure;
+import io.etcdoperator.snapshot.SnapshotVerify;
 import io.etcdoperator.snapshot.StoredSnapshot;
 import io.etcdoperator.snapshot.TakenSnapshot;
 import java.io.IOException;
@@ -36,7 +38,17 @@ public final class AgentResult {
     taken.source().ifPresent(source -> result.with("endpoint", source.endpoint().toString())
         .with("memberID", source.status().memberId().hex()).with("leader", source.leader())
         .with("revision", source.revision()));
+    taken.status().ifPresent(result::status);
     return result;
+  }
+
+  /** A stored snapshot that restores, with its numbers and those of the restore made from it. */
+  public static AgentResult verified(SnapshotVerify.Verified verified) {
+    var verdict = verified.verdict();
+    return new AgentResult("verified").artifact(verified.stored()).status(verdict.stored())
+        .with("restoredRevision", verdict.restored().revision())
+        .with("restoredTotalKeys", verdict.restored().totalKeys())
+        .with("tookMillis", verified.took().toMillis()).with("message", verdict.message());
   }
 
   public static AgentResult restored(StoredSnapshot fetched, String verifiedAgainst, long revisionBump) {
@@ -94,6 +106,11 @@ public final class AgentResult {
   private AgentResult artifact(StoredSnapshot stored) {
     return with("uri", stored.uri().toString()).with("sizeBytes", stored.sizeBytes())
         .with("checksum", stored.checksum());
+  }
+
+  private AgentResult status(DbStatus status) {
+    return with("dbHash", status.hashHex()).with("dbRevision", status.revision())
+        .with("dbTotalKeys", status.totalKeys());
   }
 
   private AgentResult with(String key, Object value) {

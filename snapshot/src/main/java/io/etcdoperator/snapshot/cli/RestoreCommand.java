@@ -3,7 +3,6 @@ package io.etcdoperator.snapshot.cli;
 import io.etcdoperator.snapshot.KeyRing;
 import io.etcdoperator.snapshot.RestoreTarget;
 import io.etcdoperator.snapshot.RestoreTool;
-import io.etcdoperator.snapshot.SnapshotFailure;
 import io.etcdoperator.snapshot.SnapshotRestore;
 import io.etcdoperator.snapshot.SnapshotStore;
 import java.nio.file.Path;
@@ -16,9 +15,6 @@ import picocli.CommandLine.Option;
 @Command(name = "restore", mixinStandardHelpOptions = true,
     description = "Restore the snapshot at exactly --key into an empty --data-dir (no-op when it holds a member).")
 final class RestoreCommand extends SnapshotCommand.Run {
-
-  /** Where the operator image keeps etcd's restore tools: v3.4/etcdctl, v3.5/etcdutl, ... */
-  static final String DEFAULT_TOOLS_DIR = "/opt/etcd-tools";
 
   @Mixin
   StoreOptions store;
@@ -44,14 +40,8 @@ final class RestoreCommand extends SnapshotCommand.Run {
   @Option(names = "--initial-advertise-peer-urls", required = true)
   String peerUrls;
 
-  @Option(names = "--etcd-version", description = "Target etcd version; picks etcdctl (3.4) or etcdutl (3.5+).")
-  String etcdVersion;
-
-  @Option(names = "--etcd-tools-dir", defaultValue = DEFAULT_TOOLS_DIR, description = "Holds v<major.minor>/<tool>.")
-  Path toolsDir;
-
-  @Option(names = "--tool", description = "Path of etcdctl or etcdutl; overrides --etcd-version.")
-  Path toolPath;
+  @Mixin
+  ToolOptions tools;
 
   @Option(names = "--timeout", defaultValue = "PT30M", description = "Bound on running the restore tool (ISO-8601).")
   Duration timeout;
@@ -62,7 +52,7 @@ final class RestoreCommand extends SnapshotCommand.Run {
 
   @Override
   AgentResult run() {
-    RestoreTool tool = tool();
+    RestoreTool tool = tools.tool();
     var target = new RestoreTarget(dataDir, memberName, initialCluster, clusterToken, peerUrls);
     try (SnapshotStore source = store.open(agent().env)) {
       var outcome = new SnapshotRestore(tool, timeout, Optional.ofNullable(keyDir).map(KeyRing::new)).run(source, key, Optional.ofNullable(checksum), target);
@@ -71,15 +61,5 @@ final class RestoreCommand extends SnapshotCommand.Run {
               outcome.revisionBump()).encryptedWith(outcome.encryptionKeyId())
           : AgentResult.skipped("data directory " + dataDir + " already holds a member");
     }
-  }
-
-  private RestoreTool tool() {
-    if (toolPath != null) {
-      return RestoreTool.at(toolPath);
-    }
-    if (etcdVersion == null) {
-      throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST, "set --etcd-version or --tool");
-    }
-    return RestoreTool.forVersion(etcdVersion, toolsDir);
   }
 }

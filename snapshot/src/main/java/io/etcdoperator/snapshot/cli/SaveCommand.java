@@ -1,5 +1,6 @@
 package io.etcdoperator.snapshot.cli;
 
+import io.etcdoperator.snapshot.DbStatusRecorder;
 import io.etcdoperator.snapshot.EncryptionKey;
 import io.etcdoperator.snapshot.KeyRing;
 import io.etcdoperator.snapshot.SnapshotFailure;
@@ -41,15 +42,29 @@ final class SaveCommand extends SnapshotCommand.Run {
   @Option(names = "--encryption-key-id", description = "Encrypt with the key in this file of --encryption-key-dir.")
   String keyId;
 
+  @Mixin
+  ToolOptions tools;
+
+  @Option(names = "--status-scratch-dir", description = "Record the snapshot's status (hash, revision, keys) with "
+      + "the tool, from a copy kept here (needs the snapshot's size free).")
+  Path statusScratch;
+
   @Override
   AgentResult run() {
     SnapshotIdentity owner = new SnapshotIdentity(name, uid);
     Optional<EncryptionKey> key = key();
     try (SnapshotStore target = store.open(agent().env)) {
-      var save = new SnapshotSave(agent().etcd, etcd.connection(), timeout, key);
+      var save = new SnapshotSave(agent().etcd, etcd.connection(), timeout, key, recorder());
       return AgentResult.stored(save.run(target, SnapshotStore.key(prefix, owner.fileName()), owner))
           .encryptedWith(key.map(EncryptionKey::id));
     }
+  }
+
+  private Optional<DbStatusRecorder> recorder() {
+    if (statusScratch == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new DbStatusRecorder(tools.tool(), statusScratch, timeout));
   }
 
   private Optional<EncryptionKey> key() {

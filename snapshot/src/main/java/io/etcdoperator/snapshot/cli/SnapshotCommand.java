@@ -9,8 +9,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 @Command(name = "snapshot", mixinStandardHelpOptions = true,
-    subcommands = {SaveCommand.class, RestoreCommand.class, DeleteCommand.class},
-    description = "Save, restore or delete one etcd snapshot.")
+    subcommands = {SaveCommand.class, RestoreCommand.class, VerifyCommand.class, DeleteCommand.class},
+    description = "Save, restore, verify or delete one etcd snapshot.")
 final class SnapshotCommand {
 
   @ParentCommand
