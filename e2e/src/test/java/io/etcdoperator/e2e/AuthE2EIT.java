@@ -96,12 +96,39 @@ class AuthE2EIT {
         "Degraded").map(c -> "AuthCredentialsRejected".equals(c.get("reason"))).orElse(false));
     String statusJson = env.client().getKubernetesSerialization().asJson(env.cluster(ns, "guarded"));
     assertThat(statusJson).as("no password in the cluster object").doesNotContain(password).doesNotContain(behind);
+
+    // The operator cannot reach etcd, but every voter Pod is Ready: a leftover force-new-cluster-from forces nothing.
+    java.util.Map<String, String> ids = memberIds(env, ns);
+    String named = ids.keySet().iterator().next();
+    env.client().genericKubernetesResources(E2eEnvironment.CLUSTERS).inNamespace(ns).withName("guarded")
+        .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"etcd-operator.cozystack.io/force-new-cluster-from\":\"" + named
+                + "\"}}}");
+    Await.until("Progressing=True/QuorumRecoveryRefused naming the Ready voter Pods", STEP, () -> EtcdStatus.condition(
+        env.cluster(ns, "guarded"), "Progressing").filter(c -> "QuorumRecoveryRefused".equals(c.get("reason"))
+            && String.valueOf(c.get("message")).contains("voter Pods are Ready")).isPresent());
+    assertThat(env.members(ns, "guarded")).as("no member marked for --force-new-cluster").noneMatch(m ->
+        m.getMetadata().getAnnotations() != null
+            && m.getMetadata().getAnnotations().containsKey("etcd-operator.cozystack.io/force-new-cluster"));
+    env.client().genericKubernetesResources(E2eEnvironment.CLUSTERS).inNamespace(ns).withName("guarded")
+        .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"etcd-operator.cozystack.io/force-new-cluster-from\":null}}}");
     setPassword(env, ns, behind);
     Await.until("Degraded=False once the Secret holds what etcd has", STEP, () -> EtcdStatus.condition(
         env.cluster(ns, "guarded"), "Degraded").map(c -> "False".equals(c.get("status"))).orElse(false));
     assertThat(podUids(env, ns)).as("still no member restarted").isEqualTo(pods);
+    assertThat(memberIds(env, ns)).as("the same members, the same ids").isEqualTo(ids);
     assertThat(env.operator().logText()).as("the operator log never holds a password").doesNotContain(password)
         .doesNotContain(rotated).doesNotContain(behind);
+  }
+
+  private static java.util.Map<String, String> memberIds(E2eEnvironment env, String ns) {
+    java.util.Map<String, String> ids = new java.util.TreeMap<>();
+    env.members(ns, "guarded").forEach(m -> ids.put(m.getMetadata().getName(),
+        String.valueOf(E2eEnvironment.status(m).get("memberID"))));
+    return ids;
   }
 
   private static java.util.Set<String> podUids(E2eEnvironment env, String ns) {
