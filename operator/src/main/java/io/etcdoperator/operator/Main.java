@@ -162,6 +162,7 @@ public final class Main implements Callable<Integer> {
         () -> Liveness.of(running.getRuntimeInfo()), () -> running.getRuntimeInfo().isStarted())) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         SHUTTING_DOWN.set(true);
+        LOG.atInfo().log("etcd-operator is shutting down"); // our own line: JOSDK's is below the libraries' level
         running.stop();
         stopped.countDown();
       }));
