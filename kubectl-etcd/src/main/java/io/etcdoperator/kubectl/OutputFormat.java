@@ -26,7 +26,7 @@ final class OutputFormat {
       .build());
 
   @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", converter = KindConverter.class,
-      description = "Output format: table (default), json or yaml.")
+      completionCandidates = Names.class, description = "Output format: table (default), json or yaml.")
   Kind kind = Kind.TABLE;
 
   /** The table as is, or the document serialized; the table is only built when it is wanted. */
@@ -43,6 +43,14 @@ final class OutputFormat {
       return mapper.writeValueAsString(document);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException("cannot serialize the output", e);
+    }
+  }
+
+  /** What completion offers after {@code -o}: the names as typed, not the enum's. */
+  static final class Names implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return java.util.Arrays.stream(Kind.values()).map(k -> k.name().toLowerCase(Locale.ROOT)).iterator();
     }
   }
 

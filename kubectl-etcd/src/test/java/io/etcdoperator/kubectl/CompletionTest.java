@@ -45,6 +45,11 @@ class CompletionTest {
   }
 
   @Test
+  void outputFormatsCompleteAsTyped() {
+    assertThat(complete("status", "-o", "")).containsExactlyInAnyOrder("table", "json", "yaml", ":4");
+  }
+
+  @Test
   void alarmSubcommandsComplete() {
     assertThat(complete("alarm", "")).contains("list", "disarm");
   }
