@@ -3,9 +3,13 @@ package io.etcdoperator.kubectl;
 import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.Membership;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -22,16 +26,18 @@ final class AlarmCommands {
     @ParentCommand
     AlarmCommands alarm;
 
+    @Mixin
+    OutputFormat output;
+
     @Override
     public Integer call() {
       KubectlEtcd root = alarm.root;
       return root.run("alarm list", KubectlEtcd.DEFAULT_TIMEOUT, session -> {
         List<Alarm> alarms = session.etcd().alarms();
-        if (alarms.isEmpty()) {
-          root.out().println("no alarms");
-          return 0;
-        }
-        root.out().print(table(alarms, session.etcd().members()));
+        // the member names are only looked up when there is an alarm to name
+        Membership membership = alarms.isEmpty() ? null : session.etcd().members();
+        root.out().print(output.render(() -> alarms.isEmpty() ? "no alarms\n" : table(alarms, membership),
+            document(alarms, membership)));
         return 0;
       });
     }
@@ -40,10 +46,25 @@ final class AlarmCommands {
   static String table(List<Alarm> alarms, Membership membership) {
     Table table = new Table("ALARM", "MEMBER ID", "MEMBER");
     for (Alarm a : alarms) {
-      table.row(a.kind(), a.member(), membership.byId(a.member()).map(Member::name).filter(n -> !n.isEmpty())
-          .orElse("-"));
+      table.row(a.kind(), a.member(), memberName(a, membership).orElse("-"));
     }
     return table.render();
+  }
+
+  /** Every alarm with its member's name, null when the member is gone or never started; an empty list if none. */
+  static Map<String, Object> document(List<Alarm> alarms, Membership membership) {
+    List<Map<String, Object>> list = alarms.stream().map(a -> {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("alarm", a.kind().name());
+      doc.put("memberId", a.member().hex());
+      doc.put("member", memberName(a, membership).orElse(null));
+      return doc;
+    }).toList();
+    return Map.of("alarms", list);
+  }
+
+  private static Optional<String> memberName(Alarm a, Membership membership) {
+    return membership.byId(a.member()).map(Member::name).filter(n -> !n.isEmpty());
   }
 
   @Command(name = "disarm", description = "Disarm NOSPACE alarms (after compact and defrag made room). CORRUPT "

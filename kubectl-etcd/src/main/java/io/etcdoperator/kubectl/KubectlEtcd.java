@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
         MemberCommands.Members.class, MaintenanceCommands.Defrag.class, MaintenanceCommands.Compact.class,
         AlarmCommands.class, MemberCommands.ForfeitLeadership.class, MemberCommands.Leave.class,
         MemberCommands.RemoveMember.class, MemberCommands.AddMember.class, MemberCommands.Promote.class,
-        MaintenanceCommands.Snapshot.class,
+        MaintenanceCommands.Snapshot.class, VersionCommand.class, Completion.class,
         CommandLine.HelpCommand.class},
     description = "Day-2 work on an etcd member through the API server (kubectl etcd ... -p POD).")
 public final class KubectlEtcd {
@@ -73,7 +73,10 @@ public final class KubectlEtcd {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
     }
     CommandLine line = commandLine(new KubectlEtcd());
-    int code = line.execute(args);
+    // kubectl's completion protocol, not a command: its words are partial and must not be parsed as flags
+    int code = args.length > 0 && args[0].equals(Completion.COMPLETE)
+        ? Completion.complete(line, java.util.Arrays.asList(args).subList(1, args.length), line.getOut())
+        : line.execute(args);
     line.getOut().flush(); // System.exit does not flush what print() left in the writers
     line.getErr().flush();
     System.exit(code);

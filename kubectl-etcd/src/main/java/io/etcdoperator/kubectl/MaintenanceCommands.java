@@ -4,7 +4,6 @@ import io.etcdoperator.etcd.Compaction;
 import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.etcd.Member;
-import io.etcdoperator.etcd.Membership;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -17,9 +16,13 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -38,18 +41,50 @@ final class MaintenanceCommands {
     @ParentCommand
     KubectlEtcd root;
 
+    @Mixin
+    OutputFormat output;
+
     @Override
     public Integer call() {
       return root.run("status", KubectlEtcd.DEFAULT_TIMEOUT, session -> {
         EndpointStatus s = session.etcd().status(session.endpoint());
-        root.out().print(new Table("MEMBER", "ID", "VERSION", "DB SIZE", "IN USE", "LEADER", "RAFT TERM",
-            "RAFT INDEX", "APPLIED INDEX", "LEARNER", "ERRORS")
-            .row(session.podName(), s.memberId(), s.version(), Table.bytes(s.dbSize()), inUse(s), s.isLeader(),
-                s.raftTerm(), s.raftIndex(), s.raftAppliedIndex(), s.learner(), errors(s))
-            .render());
+        root.out().print(output.render(() -> statusTable(session.podName(), s), statusDocument(session.podName(), s)));
         return 0;
       });
     }
+  }
+
+  static String statusTable(String pod, EndpointStatus s) {
+    return new Table("MEMBER", "ID", "VERSION", "DB SIZE", "IN USE", "LEADER", "RAFT TERM", "RAFT INDEX",
+        "APPLIED INDEX", "LEARNER", "ERRORS")
+        .row(pod, s.memberId(), s.version(), Table.bytes(s.dbSize()), inUse(s), s.isLeader(), s.raftTerm(),
+            s.raftIndex(), s.raftAppliedIndex(), s.learner(), errors(s))
+        .render();
+  }
+
+  static Map<String, Object> statusDocument(String pod, EndpointStatus s) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("member", pod);
+    doc.putAll(statusFields(s));
+    return doc;
+  }
+
+  /** Raw numbers, hex member IDs as the tables show them (etcdctl's decimal uint64 IDs overflow JSON numbers). */
+  static Map<String, Object> statusFields(EndpointStatus s) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("id", s.memberId().hex());
+    doc.put("version", s.version());
+    doc.put("dbSize", s.dbSize());
+    doc.put("dbSizeInUse", s.dbSizeInUse());
+    doc.put("leader", s.leader().hex());
+    doc.put("isLeader", s.isLeader());
+    doc.put("raftTerm", s.raftTerm());
+    doc.put("raftIndex", s.raftIndex());
+    doc.put("raftAppliedIndex", s.raftAppliedIndex());
+    doc.put("revision", s.revision());
+    doc.put("isLearner", s.learner());
+    doc.put("errors", s.errors());
+    return doc;
   }
 
   @Command(name = "endpoints", description = "Health and status of every member, each through its own pod; "
@@ -58,43 +93,79 @@ final class MaintenanceCommands {
     @ParentCommand
     KubectlEtcd root;
 
+    @Mixin
+    OutputFormat output;
+
     @Override
     public Integer call() {
       return root.run("endpoints", KubectlEtcd.DEFAULT_TIMEOUT, session -> {
-        Membership membership = session.etcd().members();
-        Table table = new Table("NAME", "ID", "HEALTH", "LEADER", "VERSION", "DB SIZE", "IN USE", "RAFT TERM",
-            "RAFT INDEX", "LEARNER", "ERROR");
-        boolean healthy = true;
-        for (Member m : membership.members()) {
-          healthy &= row(session, m, table);
-        }
-        root.out().print(table.render());
-        return healthy ? 0 : 1;
+        List<Endpoint> endpoints = session.etcd().members().members().stream().map(m -> probe(session, m)).toList();
+        root.out().print(output.render(() -> endpointsTable(endpoints), endpointsDocument(endpoints)));
+        return endpoints.stream().allMatch(Endpoint::healthy) ? 0 : 1;
       });
     }
 
-    private static boolean row(MemberSession session, Member m, Table table) {
+    private static Endpoint probe(MemberSession session, Member m) {
       if (!m.started()) {
-        table.row("-", m.id(), "unstarted", "-", "-", "-", "-", "-", "-", m.learner(), "added, never started");
-        return false;
+        return new Endpoint(m, "unstarted", null, "added, never started");
       }
       Optional<URI> endpoint = session.sibling(m.name());
       if (endpoint.isEmpty()) {
-        table.row(m.name(), m.id(), "no pod", "-", "-", "-", "-", "-", "-", m.learner(), "no running pod " + m.name());
-        return false;
+        return new Endpoint(m, "no pod", null, "no running pod " + m.name());
       }
       try (var etcd = io.etcdoperator.etcd.JetcdEtcdAdmin.open(
           session.connectionTo(endpoint.get()).withTimeout(ENDPOINT_TIMEOUT))) {
         EndpointStatus s = etcd.status(endpoint.get());
-        boolean ok = s.errors().isEmpty();
-        table.row(m.name(), m.id(), ok ? "healthy" : "unhealthy", s.isLeader(), s.version(), Table.bytes(s.dbSize()),
-            inUse(s), s.raftTerm(), s.raftIndex(), s.learner(), errors(s));
-        return ok;
+        return new Endpoint(m, s.errors().isEmpty() ? "healthy" : "unhealthy", s, null);
       } catch (EtcdException e) {
-        table.row(m.name(), m.id(), "unreachable", "-", "-", "-", "-", "-", "-", m.learner(), e.getMessage());
-        return false;
+        return new Endpoint(m, "unreachable", null, e.getMessage());
       }
     }
+  }
+
+  /** One member's line in {@code endpoints}: its health, its status when it answered, else why not. */
+  record Endpoint(Member member, String health, EndpointStatus status, String error) {
+    boolean healthy() {
+      return health.equals("healthy");
+    }
+  }
+
+  static String endpointsTable(List<Endpoint> endpoints) {
+    Table table = new Table("NAME", "ID", "HEALTH", "LEADER", "VERSION", "DB SIZE", "IN USE", "RAFT TERM",
+        "RAFT INDEX", "LEARNER", "ERROR");
+    for (Endpoint e : endpoints) {
+      Member m = e.member();
+      String name = m.started() ? m.name() : "-";
+      EndpointStatus s = e.status();
+      if (s == null) {
+        table.row(name, m.id(), e.health(), "-", "-", "-", "-", "-", "-", m.learner(), e.error());
+      } else {
+        table.row(name, m.id(), e.health(), s.isLeader(), s.version(), Table.bytes(s.dbSize()), inUse(s),
+            s.raftTerm(), s.raftIndex(), s.learner(), errors(s));
+      }
+    }
+    return table.render();
+  }
+
+  static Map<String, Object> endpointsDocument(List<Endpoint> endpoints) {
+    List<Map<String, Object>> list = endpoints.stream().map(e -> {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("name", e.member().name());
+      doc.put("id", e.member().id().hex());
+      doc.put("health", e.health());
+      doc.put("isLearner", e.member().learner());
+      if (e.status() != null) {
+        doc.put("status", statusFields(e.status()));
+      }
+      if (e.error() != null) {
+        doc.put("error", e.error());
+      }
+      return doc;
+    }).toList();
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("healthy", endpoints.stream().allMatch(Endpoint::healthy));
+    doc.put("endpoints", list);
+    return doc;
   }
 
   @Command(name = "defrag", description = "Defragment the pod's member (it serves nothing meanwhile; on the "

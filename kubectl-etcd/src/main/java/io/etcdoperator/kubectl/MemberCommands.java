@@ -7,11 +7,14 @@ import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -26,10 +29,14 @@ final class MemberCommands {
     @ParentCommand
     KubectlEtcd root;
 
+    @Mixin
+    OutputFormat output;
+
     @Override
     public Integer call() {
       return root.run("members", KubectlEtcd.DEFAULT_TIMEOUT, session -> {
-        root.out().print(table(session.etcd().members()));
+        Membership membership = session.etcd().members();
+        root.out().print(output.render(() -> table(membership), document(membership)));
         return 0;
       });
     }
@@ -42,6 +49,23 @@ final class MemberCommands {
           urls(m.clientUrls()), m.learner());
     }
     return table.render();
+  }
+
+  static Map<String, Object> document(Membership membership) {
+    List<Map<String, Object>> members = membership.members().stream().map(m -> {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("id", m.id().hex());
+      doc.put("name", m.name());
+      doc.put("started", m.started());
+      doc.put("peerURLs", m.peerUrls().stream().map(URI::toString).toList());
+      doc.put("clientURLs", m.clientUrls().stream().map(URI::toString).toList());
+      doc.put("isLearner", m.learner());
+      return doc;
+    }).toList();
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("clusterId", membership.clusterId().hex());
+    doc.put("members", members);
+    return doc;
   }
 
   private static String urls(List<URI> urls) {
