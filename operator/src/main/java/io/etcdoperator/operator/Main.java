@@ -163,7 +163,7 @@ public final class Main implements Callable<Integer> {
     var stopped = new CountDownLatch(1);
     try (var endpoints = new OperatorEndpoints(config.metricsAddress(), config.probeAddress(), registry,
         () -> Liveness.of(running.getRuntimeInfo()), () -> running.getRuntimeInfo().isStarted());
-        var webhookServer = webhook.start(client).orElse(null)) {
+        var webhookServer = webhook.start(client, config.watchNamespaces()).orElse(null)) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         SHUTTING_DOWN.set(true);
         running.stop();

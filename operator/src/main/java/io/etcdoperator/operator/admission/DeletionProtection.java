@@ -23,14 +23,22 @@ public final class DeletionProtection {
       "system:kube-controller-manager");
 
   private final String operatorUser;
+  private final Set<String> namespaces;
 
-  /** {@code operatorUser}: the operator's own user name, system:serviceaccount:namespace:name. */
+  /** {@code operatorUser}: the operator's own user name, system:serviceaccount:namespace:name; all namespaces. */
   public DeletionProtection(String operatorUser) {
+    this(operatorUser, Set.of());
+  }
+
+  /** Only the watched namespaces (empty: all); elsewhere members belong to another operator, or to none. */
+  public DeletionProtection(String operatorUser, Set<String> namespaces) {
     this.operatorUser = operatorUser;
+    this.namespaces = Set.copyOf(namespaces);
   }
 
   public Verdict decide(Deletion deletion) {
     if (!"DELETE".equals(deletion.operation()) || !isProtected(deletion)
+        || !namespaces.isEmpty() && !namespaces.contains(deletion.namespace())
         || deletion.username().equals(operatorUser) || CLEANUP_USERS.contains(deletion.username())
         || "true".equals(deletion.annotations().get(ANNOTATION_ALLOW_DELETE))) {
       return Verdict.ALLOWED;

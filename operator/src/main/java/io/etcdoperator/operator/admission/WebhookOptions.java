@@ -4,7 +4,9 @@ import io.etcdoperator.operator.config.OperatorConfig;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine.Option;
 
 /** The flags of the deletion-protection webhook; without --webhook-bind-address there is no webhook. */
@@ -36,7 +38,7 @@ public final class WebhookOptions {
   String namespace;
 
   /** Starts the webhook when asked to: CA from its Secret, a fresh serving certificate, caBundle published. */
-  public Optional<WebhookServer> start(KubernetesClient client) throws IOException {
+  public Optional<WebhookServer> start(KubernetesClient client, List<String> watchNamespaces) throws IOException {
     if (bindAddress == null || bindAddress.isBlank()) {
       return Optional.empty();
     }
@@ -51,7 +53,7 @@ public final class WebhookOptions {
     var certificates = new WebhookCertificates(client, Clock.systemUTC());
     var ca = certificates.authority(namespace, caSecret);
     var server = new WebhookServer(address, certificates.serving(ca, service, namespace), ca.certificate(),
-        new DeletionReviews(new DeletionProtection(user)));
+        new DeletionReviews(new DeletionProtection(user, Set.copyOf(watchNamespaces))));
     certificates.publish(ca, configuration);
     return Optional.of(server);
   }

@@ -43,6 +43,15 @@ class DeletionProtectionTest {
   }
 
   @Test
+  void membersOutsideTheWatchedNamespacesAreAnotherOperators() {
+    var watching = new DeletionProtection(CASES.operatorUser(), java.util.Set.of("team-b"));
+    var refusedElsewhere = Deletion.of(WebhookServerTest.named("a person deletes a member").admissionRequest());
+    assertThat(watching.decide(refusedElsewhere).allowed()).isTrue();
+    assertThat(new DeletionProtection(CASES.operatorUser(), java.util.Set.of("team-a", "team-b"))
+        .decide(refusedElsewhere).allowed()).isFalse();
+  }
+
+  @Test
   void aPvcOfAnotherGroupIsNotAMemberVolume() {
     var labels = Map.of("etcd-operator.cozystack.io/cluster", "c1", "app.kubernetes.io/component", "c1-abcde");
     var other = new Deletion("DELETE", "example.com", "persistentvolumeclaims", "X", "team-a", "x", "kubernetes-admin",
