@@ -90,3 +90,21 @@ cannot grant cluster-scoped resources, so with watchNamespaces the Node rule goe
 app.kubernetes.io/name: etcd
 app.kubernetes.io/managed-by: etcd-operator
 {{- end -}}
+
+{{/* The operator's user name as the API server authenticates its ServiceAccount; its deletions are never refused. */}}
+{{- define "etcd-operator.user" -}}
+system:serviceaccount:{{ .Release.Namespace }}:{{ include "etcd-operator.serviceAccountName" . }}
+{{- end -}}
+
+{{/* Namespaces the deletion protection covers, as a namespaceSelector: the watched ones, else every namespace. */}}
+{{- define "etcd-operator.protectedNamespaces" -}}
+{{- if .Values.watchNamespaces -}}
+namespaceSelector:
+  matchExpressions:
+  - key: kubernetes.io/metadata.name
+    operator: In
+    values: {{ toJson .Values.watchNamespaces }}
+{{- else -}}
+namespaceSelector: {}
+{{- end -}}
+{{- end -}}

@@ -91,6 +91,9 @@ public final class Main implements Callable<Integer> {
       description = "Comma-separated namespaces to watch (default: all).")
   String watchNamespace;
 
+  @CommandLine.Mixin
+  io.etcdoperator.operator.admission.WebhookOptions webhook = new io.etcdoperator.operator.admission.WebhookOptions();
+
   @Option(names = "--log-format", defaultValue = "text", description = "Log lines as text or json (one object a line).")
   String logFormat;
 
@@ -159,7 +162,8 @@ public final class Main implements Callable<Integer> {
         config.operatorImage().map(image -> new AgentImage(image, etcdToolsDir)));
     var stopped = new CountDownLatch(1);
     try (var endpoints = new OperatorEndpoints(config.metricsAddress(), config.probeAddress(), registry,
-        () -> Liveness.of(running.getRuntimeInfo()), () -> running.getRuntimeInfo().isStarted())) {
+        () -> Liveness.of(running.getRuntimeInfo()), () -> running.getRuntimeInfo().isStarted());
+        var webhookServer = webhook.start(client, config.watchNamespaces()).orElse(null)) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         SHUTTING_DOWN.set(true);
         LOG.atInfo().log("etcd-operator is shutting down"); // our own line: JOSDK's is below the libraries' level
@@ -170,6 +174,7 @@ public final class Main implements Callable<Integer> {
       LOG.atInfo().addKeyValue("leaderElection", config.leaderElection())
           .addKeyValue("namespaces", config.watchNamespaces().isEmpty() ? "all" : config.watchNamespaces())
           .addKeyValue("metricsPort", endpoints.metricsPort()).addKeyValue("probePort", endpoints.probePort())
+          .addKeyValue("webhookPort", webhookServer == null ? "off" : webhookServer.port())
           .log("etcd-operator started");
       stopped.await();
     }
