@@ -102,7 +102,10 @@ public class ClusterObserver {
         .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
     Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
         .filter(s -> !s.isBlank()).map(ClusterId::parse);
-    Map<String, ObservedMember.NodeDown> down = nodes.down(pods.values());
+    // the members' own Pods and the labelled ones: a stranded Pod's member is gone, so only the label finds it
+    java.util.Set<Pod> all = new java.util.HashSet<>(labelled.values());
+    all.addAll(pods.values());
+    Map<String, ObservedMember.NodeDown> down = nodes.down(all);
     List<ObservedCluster.StrandedPod> stranded = stranded(members, labelled, down);
     Optional<Instant> restartAt = restartAt(cluster);
     ObservedClusterSpec target = cluster.getStatus().getObserved();
