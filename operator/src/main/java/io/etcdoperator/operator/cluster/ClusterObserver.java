@@ -3,8 +3,6 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
-import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
-import io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus;
 import io.etcdoperator.operator.events.InstantAnnotation;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.etcd.ClusterId;
@@ -70,11 +68,15 @@ public class ClusterObserver {
   private final NodeReadiness nodes;
   private final SpaceRecoveries spaceRecoveries;
   private final LossEvidence evidence;
+  private final RootDial rootDial;
+  private final AllLostRecourse recourse;
 
   ClusterObserver(KubernetesClient client, EtcdDialer dialer, SpaceRecoveries spaceRecoveries,
       LossEvidence evidence) {
     this.client = client;
     this.evidence = evidence;
+    this.rootDial = new RootDial(dialer);
+    this.recourse = new AllLostRecourse(client);
     this.dialer = dialer;
     this.spaceRecoveries = spaceRecoveries;
     this.defragRuns = new DefragRuns(client);
@@ -109,7 +111,7 @@ public class ClusterObserver {
     List<ObservedCluster.StrandedPod> stranded = stranded(members, labelled, down);
     Optional<Instant> restartAt = restartAt(cluster);
     ObservedClusterSpec target = cluster.getStatus().getObserved();
-    Optional<Maintenance.QuorumRecovery> recovery = recovery(cluster, members, pods);
+    Optional<Maintenance.QuorumRecovery> recovery = RecoveryRequest.read(cluster, members, pods);
     List<URI> endpoints = recovery.flatMap(Maintenance.QuorumRecovery::flagged)
         .map(flagged -> members.stream().filter(m -> m.getMetadata().getName().equals(flagged)).map(Names::clientUrl)
             .toList()) // while it runs alone, the dropped members' endpoints could only time out
@@ -119,12 +121,12 @@ public class ClusterObserver {
     if (endpoints.isEmpty()) {
       List<ObservedMember> seen = observed(members, pods, pvcs, target, restartAt, now, null, null, cluster, down);
       return new Observation(new ObservedCluster(clusterId, seen, EtcdView.NOT_ASKED, notAsked, unreached, now, stranded,
-          recourse(cluster, seen)), members, Optional.empty());
+          recourse.of(cluster, seen)), members, Optional.empty());
     }
     EtcdAdmin etcd = null;
     try {
       RootPasswords.View passwords = dialer.passwords(cluster);
-      Dialled dialled = dial(cluster, endpoints, passwords);
+      RootDial.Dialled dialled = rootDial.dial(cluster, endpoints, passwords);
       etcd = dialled.etcd();
       Membership membership = dialled.membership();
       List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster,
@@ -132,7 +134,7 @@ public class ClusterObserver {
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()),
           dialled.password());
       ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
-          maintenance(cluster, recovery, etcd, now), now, stranded, recourse(cluster, observed));
+          maintenance(cluster, recovery, etcd, now), now, stranded, recourse.of(cluster, observed));
       return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {
@@ -141,7 +143,7 @@ public class ClusterObserver {
       EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
       List<ObservedMember> seen = observed(members, pods, pvcs, target, restartAt, now, null, null, cluster, down);
       return new Observation(new ObservedCluster(clusterId, seen, view, notAsked, unreached, now, stranded,
-          recourse(cluster, seen)), members, Optional.empty());
+          recourse.of(cluster, seen)), members, Optional.empty());
     }
   }
 
@@ -163,42 +165,10 @@ public class ClusterObserver {
       Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod).filter(p -> !MemberPods.ready(p))
           .map(p -> down.get(p.getSpec().getNodeName()));
       out.add(evidence.note(cluster, toObserved(m, uid, pod, why, endpoint, servesBeforeProbe(m, pod, endpoint, now),
-          volumeBehind(pvc, target), nodeDown, unrunnable(pod, progressDeadline(cluster))), now));
+          volumeBehind(pvc, target), nodeDown, PodScheduling.unrunnable(pod, PodScheduling.progressDeadline(cluster))), now));
     }
     evidence.retain(cluster, members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet()));
     return out;
-  }
-
-  /** A connection that answered, its member list, and what the dial says of root's password. */
-  private record Dialled(EtcdAdmin etcd, Membership membership, ObservedCluster.RootPassword password) {}
-
-  /**
-   * Dials with the operator's copy of root's password; when etcd rejects it, with the pending or the user's password
-   * (a change cut short after etcd took it): the one etcd accepts is what the copy must say next.
-   */
-  private Dialled dial(EtcdCluster cluster, List<URI> endpoints, RootPasswords.View passwords) {
-    EtcdAdmin etcd = dialer.shared(cluster, endpoints, passwords);
-    try {
-      return new Dialled(etcd, etcd.members(), RootPasswordState.of(passwords));
-    } catch (EtcdException.AuthRejected rejected) {
-      if (passwords.applied().isEmpty()) {
-        throw rejected; // the user's own password was dialled: nothing else to try
-      }
-      dialer.discard(cluster);
-      for (var candidate : List.of(passwords.next().map(p -> Map.entry(ObservedCluster.RootPassword.ETCD_HAS_NEXT, p)),
-          passwords.wanted().map(p -> Map.entry(ObservedCluster.RootPassword.ETCD_HAS_WANTED, p)))) {
-        if (candidate.isEmpty() || candidate.get().getValue().equals(passwords.applied().get())) {
-          continue;
-        }
-        EtcdAdmin other = dialer.sharedAs(cluster, endpoints, candidate.get().getValue());
-        try {
-          return new Dialled(other, other.members(), candidate.get().getKey());
-        } catch (EtcdException.AuthRejected again) {
-          dialer.discard(cluster);
-        }
-      }
-      throw rejected;
-    }
   }
 
   /**
@@ -226,75 +196,6 @@ public class ClusterObserver {
         spaceRecoveries.defragmented(cluster));
   }
 
-  /**
-   * Read only once no running voter is left without a sign of lost data: the newest Complete EtcdSnapshot of this
-   * cluster (one LIST), and whether reset-empty names the latched cluster id.
-   */
-  private ObservedCluster.Recourse recourse(EtcdCluster cluster, List<ObservedMember> seen) {
-    String latched = cluster.getStatus().getClusterID();
-    boolean allLost = seen.stream().filter(m -> m.running() && m.voterMark())
-        .allMatch(m -> m.showsLoss() && !m.ready());
-    if (!allLost || latched == null) {
-      return ObservedCluster.Recourse.NONE;
-    }
-    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-    String asked = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RESET_EMPTY);
-    boolean reset = latched != null && asked != null && ClusterId.parse(latched).equals(parsedOrNull(asked.strip()));
-    Optional<String> newest = client.resources(EtcdSnapshot.class).inNamespace(cluster.getMetadata().getNamespace())
-        .list().getItems().stream()
-        .filter(s -> s.getSpec() != null && s.getSpec().getClusterRef() != null
-            && cluster.getMetadata().getName().equals(s.getSpec().getClusterRef().getName()))
-        .filter(s -> s.getStatus() != null && EtcdSnapshotStatus.PHASE_COMPLETE.equals(s.getStatus().getPhase()))
-        .max(java.util.Comparator.comparing((EtcdSnapshot s) -> s.getMetadata().getCreationTimestamp()))
-        .map(s -> s.getMetadata().getName());
-    return new ObservedCluster.Recourse(newest, reset);
-  }
-
-  private static ClusterId parsedOrNull(String hex) {
-    try {
-      return ClusterId.parse(hex);
-    } catch (RuntimeException e) {
-      return null; // not an id: the annotation asks for nothing
-    }
-  }
-
-  /** The member a person chose to restart the cluster from, which EtcdMember carries the flag, and whether it acted. */
-  static Optional<Maintenance.QuorumRecovery> recovery(EtcdCluster cluster, List<EtcdMember> members,
-      Map<String, Pod> pods) {
-    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-    String from = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM);
-    if (from == null || from.isBlank()) {
-      return Optional.empty();
-    }
-    Optional<EtcdMember> flagged = members.stream()
-        .filter(m -> m.getMetadata().getAnnotations() != null
-            && m.getMetadata().getAnnotations().containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER))
-        .findFirst();
-    boolean carriedOut = flagged.map(m -> carriedOut(m, pods.get(m.getMetadata().getName()))).orElse(true);
-    return Optional.of(new Maintenance.QuorumRecovery(from.strip(), flagged.map(m -> m.getMetadata().getName()),
-        carriedOut));
-  }
-
-  /**
-   * After the mark, the flagged member's Pod was restarted (created since the mark, or gone or going) or, in place,
-   * its guard was asked. A mark that is no instant (an older operator's "true") counts as carried out.
-   */
-  static boolean carriedOut(EtcdMember flagged, Pod pod) {
-    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
-      return true;
-    }
-    if (MemberPods.memoryBacked(flagged.getSpec())) {
-      return pod.getMetadata().getAnnotations() != null
-          && pod.getMetadata().getAnnotations().containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER);
-    }
-    try {
-      Instant marked = Instant.parse(flagged.getMetadata().getAnnotations()
-          .get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-      return !Instant.parse(pod.getMetadata().getCreationTimestamp()).isBefore(marked);
-    } catch (RuntimeException e) {
-      return true;
-    }
-  }
 
   /**
    * Status of a member whose Pod is ready and which etcd lists; learners answer it too. A member in its first seconds
@@ -467,28 +368,6 @@ public class ClusterObserver {
     return created != null && Instant.parse(created).plus(ClusterPlanner.LEARNER_START_WINDOW).isAfter(now);
   }
 
-  /**
-   * A Pod the scheduler cannot place (no node fits, its volume is bound to a node that is gone, its claim is not
-   * bound): since the PodScheduled condition turned False. An image that cannot be pulled is not this: a new member
-   * would meet it too.
-   */
-  static Optional<ObservedMember.Unrunnable> unrunnable(Pod pod, java.time.Duration allowed) {
-    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
-        || !"Pending".equals(pod.getStatus().getPhase()) || pod.getStatus().getConditions() == null) {
-      return Optional.empty();
-    }
-    return pod.getStatus().getConditions().stream()
-        .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()))
-        .findFirst()
-        .map(c -> new ObservedMember.Unrunnable(c.getReason() + ": " + c.getMessage(),
-            Instant.parse(Optional.ofNullable(c.getLastTransitionTime())
-                .orElse(pod.getMetadata().getCreationTimestamp())), allowed));
-  }
-
-  private static java.time.Duration progressDeadline(EtcdCluster cluster) {
-    Integer seconds = cluster.getSpec().getProgressDeadlineSeconds();
-    return java.time.Duration.ofSeconds(seconds == null ? 600 : seconds);
-  }
 
   static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
       Optional<EndpointStatus> endpoint, boolean serving, boolean volumeBehind,

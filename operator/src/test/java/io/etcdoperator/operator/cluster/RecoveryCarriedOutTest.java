@@ -35,18 +35,18 @@ class RecoveryCarriedOutTest {
   @Test
   void aPvcSurvivorsPodFromBeforeTheMarkWasNotRestarted() {
     EtcdMember a = marked("2026-11-27T07:00:00.250Z", false);
-    assertThat(ClusterObserver.carriedOut(a, pod("2026-11-27T06:59:00Z", Map.of()))).isFalse();
-    assertThat(ClusterObserver.carriedOut(a, pod("2026-11-27T07:00:01Z", Map.of()))).isTrue();
-    assertThat(ClusterObserver.carriedOut(a, null)).as("deleted, being made anew").isTrue();
-    assertThat(ClusterObserver.carriedOut(marked("true", false), pod("2026-11-27T06:59:00Z", Map.of())))
+    assertThat(RecoveryRequest.carriedOut(a, pod("2026-11-27T06:59:00Z", Map.of()))).isFalse();
+    assertThat(RecoveryRequest.carriedOut(a, pod("2026-11-27T07:00:01Z", Map.of()))).isTrue();
+    assertThat(RecoveryRequest.carriedOut(a, null)).as("deleted, being made anew").isTrue();
+    assertThat(RecoveryRequest.carriedOut(marked("true", false), pod("2026-11-27T06:59:00Z", Map.of())))
         .as("an older operator's mark").isTrue();
   }
 
   @Test
   void aMemorySurvivorsGuardWasAskedOnlyWithTheAnnotationOnItsPod() {
     EtcdMember a = marked("2026-11-27T07:00:00Z", true);
-    assertThat(ClusterObserver.carriedOut(a, pod("2026-11-27T06:00:00Z", Map.of()))).isFalse();
-    assertThat(ClusterObserver.carriedOut(a, pod("2026-11-27T06:00:00Z",
+    assertThat(RecoveryRequest.carriedOut(a, pod("2026-11-27T06:00:00Z", Map.of()))).isFalse();
+    assertThat(RecoveryRequest.carriedOut(a, pod("2026-11-27T06:00:00Z",
         Map.of("etcd-operator.cozystack.io/force-new-cluster", "2026-11-27T07:00:00Z")))).isTrue();
   }
 }
