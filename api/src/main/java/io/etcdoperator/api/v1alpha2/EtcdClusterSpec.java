@@ -106,6 +106,13 @@ public class EtcdClusterSpec {
       + "further step until the spec changes.")
   private Integer progressDeadlineSeconds;
 
+  @Min(0)
+  @JsonPropertyDescription("Seconds a released volume of a replaced member (label "
+      + "etcd-operator.cozystack.io/retained-from-member) is kept before the operator deletes it; absent keeps it until "
+      + "a person deletes it. Volumes are released, never deleted, when a member is replaced for lost data, a lost "
+      + "node or an unschedulable Pod.")
+  private Integer retainedVolumeSeconds;
+
   @JsonPropertyDescription("TLS for the client (2379) and peer (2380) ports; an absent plane is plaintext. "
       + "Immutable: cannot be added, removed or changed after creation.")
   private ClusterTls tls;
@@ -161,6 +168,14 @@ public class EtcdClusterSpec {
 
   public void setStorage(StorageSpec storage) {
     this.storage = storage;
+  }
+
+  public Integer getRetainedVolumeSeconds() {
+    return retainedVolumeSeconds;
+  }
+
+  public void setRetainedVolumeSeconds(Integer retainedVolumeSeconds) {
+    this.retainedVolumeSeconds = retainedVolumeSeconds;
   }
 
   public Integer getProgressDeadlineSeconds() {
@@ -255,6 +270,7 @@ public class EtcdClusterSpec {
         && Objects.equals(version, that.version)
         && Objects.equals(storage, that.storage)
         && Objects.equals(progressDeadlineSeconds, that.progressDeadlineSeconds)
+        && Objects.equals(retainedVolumeSeconds, that.retainedVolumeSeconds)
         && Objects.equals(tls, that.tls)
         && Objects.equals(auth, that.auth)
         && Objects.equals(bootstrap, that.bootstrap)
@@ -268,7 +284,7 @@ public class EtcdClusterSpec {
 
   @Override
   public int hashCode() {
-    return Objects.hash(replicas, version, storage, progressDeadlineSeconds, tls, auth, bootstrap, resources,
+    return Objects.hash(replicas, version, storage, progressDeadlineSeconds, retainedVolumeSeconds, tls, auth, bootstrap, resources,
         additionalMetadata, affinity, topologySpreadConstraints, options, imagePullSecrets);
   }
 }

@@ -134,7 +134,8 @@ public class ClusterObserver {
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()),
           dialled.password());
       ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
-          maintenance(cluster, recovery, etcd, now), now, stranded, recourse.of(cluster, observed));
+          maintenance(cluster, recovery, etcd, now), now, stranded, recourse.of(cluster, observed),
+          RetainedVolumes.observed(pvcs.values(), cluster.getSpec().getRetainedVolumeSeconds()));
       return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
       if (etcd != null) {

@@ -40,6 +40,31 @@ final class RetainedVolumes {
     this.clock = clock;
   }
 
+  /**
+   * The cluster's released volumes and when each may go ({@code retainedVolumeSeconds} after its release); without
+   * a retention, or without a readable release time, never.
+   */
+  static java.util.List<io.etcdoperator.operator.planner.ObservedCluster.RetainedVolume> observed(
+      java.util.Collection<io.fabric8.kubernetes.api.model.PersistentVolumeClaim> pvcs, Integer retentionSeconds) {
+    return pvcs.stream()
+        .filter(p -> p.getMetadata().getLabels() != null
+            && p.getMetadata().getLabels().containsKey(EtcdOperatorApi.LABEL_RETAINED_FROM)
+            && p.getMetadata().getDeletionTimestamp() == null)
+        .map(p -> new io.etcdoperator.operator.planner.ObservedCluster.RetainedVolume(p.getMetadata().getName(),
+            Optional.ofNullable(retentionSeconds).flatMap(seconds -> releasedAt(p)
+                .map(at -> at.plusSeconds(seconds)))))
+        .toList();
+  }
+
+  private static Optional<java.time.Instant> releasedAt(io.fabric8.kubernetes.api.model.PersistentVolumeClaim pvc) {
+    try {
+      return Optional.ofNullable(pvc.getMetadata().getAnnotations()).map(a -> a.get(ANNOTATION_RELEASED_AT))
+          .map(java.time.Instant::parse);
+    } catch (RuntimeException e) {
+      return Optional.empty(); // edited by hand: kept until a person deletes it
+    }
+  }
+
   /** One merge patch, only on a PVC this member still controls: repeating it after a crash changes nothing. */
   void release(EtcdCluster cluster, Optional<EtcdMember> member) {
     if (member.isEmpty() || MemberPods.memoryBacked(member.get().getSpec())) {

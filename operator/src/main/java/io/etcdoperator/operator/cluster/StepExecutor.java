@@ -172,6 +172,11 @@ public class StepExecutor {
       case Step.ReplaceNodeLostMember s -> replaceMember(cluster, s.member(), s.reason(), "member " + s.member()
           + ": node " + s.node() + " not Ready for " + s.notReadyFor().toSeconds() + " s; deleting it: its finalizer "
           + "removes it from etcd and a new member joins as a learner on a Ready node; its volume is kept", observation);
+      case Step.DeleteRetainedVolume s -> {
+        client.persistentVolumeClaims().inNamespace(ns(cluster)).withName(s.pvc()).delete();
+        yield changed(cluster, s.reason(), "deleted released volume " + s.pvc() + ": it was kept "
+            + cluster.getSpec().getRetainedVolumeSeconds() + " s (spec.retainedVolumeSeconds)");
+      }
       case Step.ReplaceUnrunnableMember s -> replaceMember(cluster, s.member(), s.reason(), "voter " + s.member()
           + "'s Pod could not be scheduled for " + s.pendingFor().toSeconds() + " s (" + s.why() + "); deleting it: "
           + "its finalizer removes it from etcd and a new member joins as a learner; its volume is kept", observation);

@@ -118,7 +118,10 @@ public final class ClusterPlanner {
     if (auth.wanted() && !auth.latched()) {
       return new Step.EnableAuth();
     }
-    return observed.targetReached(desired) ? Defragmentation.next(observed, membership).orElse(resized) : resized;
+    if (!observed.targetReached(desired)) {
+      return resized;
+    }
+    return Defragmentation.next(observed, membership).or(() -> expiredVolume(observed)).orElse(resized);
   }
 
   /**
@@ -158,6 +161,14 @@ public final class ClusterPlanner {
         .map(m -> new Wait(Reason.MEMBER_CRASH_LOOPING, m.name() + " crash-loops (" + m.broken().get().restarts()
             + " restarts, last " + m.broken().get().lastExit() + "); it is not replaced, a new member would fail the "
             + "same way: fix the cause (resources, options, image) and it restarts on the corrected spec", LONG));
+  }
+
+  /** Only on a converged cluster, and only past the retention the user set: a released volume is never suspect. */
+  private static Optional<Step> expiredVolume(ObservedCluster observed) {
+    return observed.retained().stream()
+        .filter(v -> v.expires().filter(at -> !at.isAfter(observed.observedAt())).isPresent())
+        .min(java.util.Comparator.comparing(ObservedCluster.RetainedVolume::pvc))
+        .map(v -> new Step.DeleteRetainedVolume(v.pvc()));
   }
 
   /** Once auth latched, the operator's copy of root's password follows the user's Secret through etcd. */

@@ -11,7 +11,16 @@ import java.util.Optional;
  */
 public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
     AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded,
-    Recourse recourse) {
+    Recourse recourse, List<RetainedVolume> retained) {
+
+  /** A released volume of a replaced member, and when the user's retention lets the operator delete it (if ever). */
+  public record RetainedVolume(String pvc, Optional<java.time.Instant> expires) {}
+
+  public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
+      AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded,
+      Recourse recourse) {
+    this(clusterId, members, etcd, auth, maintenance, observedAt, stranded, recourse, List.of());
+  }
 
   /**
    * What a person can do once every member lost its data, read only then: the newest successful EtcdSnapshot of the
@@ -23,7 +32,7 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
 
   public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
       AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded) {
-    this(clusterId, members, etcd, auth, maintenance, observedAt, stranded, Recourse.NONE);
+    this(clusterId, members, etcd, auth, maintenance, observedAt, stranded, Recourse.NONE, List.of());
   }
 
   /**
@@ -51,7 +60,7 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
   /** The cluster as the pass that restarts {@code member} reports it: READY must not count a Pod just deleted. */
   public ObservedCluster restarting(String member) {
     return new ObservedCluster(clusterId, members.stream().map(m -> m.name().equals(member) ? m.restarting() : m)
-        .toList(), etcd, auth, maintenance, observedAt, stranded, recourse);
+        .toList(), etcd, auth, maintenance, observedAt, stranded, recourse, retained);
   }
 
   /** Newest first: the order in which scale-down picks victims (creation time, then name, both descending). */
@@ -61,6 +70,7 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
   public ObservedCluster {
     members = List.copyOf(members);
     stranded = List.copyOf(stranded);
+    retained = List.copyOf(retained);
   }
 
   public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd, AuthView auth,

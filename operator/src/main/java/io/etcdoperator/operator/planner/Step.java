@@ -331,6 +331,13 @@ public sealed interface Step {
     }
   }
 
+  /** A released volume whose retention (spec.retainedVolumeSeconds) ran out is deleted, as the user asked. */
+  record DeleteRetainedVolume(String pvc) implements Step {
+    public Reason reason() {
+      return Reason.RETAINED_VOLUME_DELETED;
+    }
+  }
+
   /** The force-new-cluster-from annotation goes: the cluster already runs from {@code member} alone. */
   record ClearRecoveryRequest(String member) implements Step {
     public Reason reason() {

@@ -44,6 +44,8 @@ public enum Reason {
   POD_UNSCHEDULABLE("PodUnschedulable",
       "a voter's Pod cannot be scheduled; it is replaced after progressDeadlineSeconds while quorum allows"),
   LABELS_RESTORED("LabelsRestored", "the operator's labels on a member Pod were edited away and are restored"),
+  RETAINED_VOLUME_DELETED("RetainedVolumeDeleted",
+      "a released volume outlived spec.retainedVolumeSeconds and was deleted"),
   VOLUME_RETAINED("VolumeRetained", "a replaced member's volume is released and kept until a person deletes it"),
   DEADLINE_EXCEEDED("DeadlineExceeded", "could not reach the target within the progress deadline"),
   BOOTSTRAP_FAILED("BootstrapFailed", "could not bootstrap within the progress deadline"),

@@ -148,4 +148,18 @@ class LossProofTest {
     Observations lostData = cluster().voter("a").voter("b").unreadyVoter("c").broken("c", true);
     assertThat(lostData.build().targetCrashLoops()).isFalse();
   }
+
+  /** Volumes are kept; only the retention the user set lets one go, and only on a converged cluster. */
+  @Test
+  void aReleasedVolumeGoesOnlyAfterTheRetentionTheUserSet() {
+    Observations expired = cluster().voter("a").voter("b").voter("c").leader("a").at(NOW)
+        .retained("data-old", NOW.minusSeconds(1));
+    assertThat(planner.next(expired.build(), 3)).isEqualTo(new Step.DeleteRetainedVolume("data-old"));
+    Observations kept = cluster().voter("a").voter("b").voter("c").leader("a").at(NOW)
+        .retained("data-old", NOW.plusSeconds(60)).retained("data-forever", null);
+    assertThat(planner.next(kept.build(), 3)).isInstanceOf(Step.Converged.class);
+    Observations busy = cluster().voter("a").voter("b").unreadyVoter("c").leader("a").at(NOW)
+        .retained("data-old", NOW.minusSeconds(1));
+    assertThat(planner.next(busy.build(), 3)).isNotInstanceOf(Step.DeleteRetainedVolume.class);
+  }
 }

@@ -45,6 +45,7 @@ final class Observations {
   private final Set<String> podReady = new HashSet<>();
   private final Map<String, ObservedMember.Unrunnable> unrunnable = new HashMap<>();
   private ObservedCluster.Recourse recourse = ObservedCluster.Recourse.NONE;
+  private final List<ObservedCluster.RetainedVolume> retained = new ArrayList<>();
 
   static Observations cluster() {
     return new Observations();
@@ -223,6 +224,12 @@ final class Observations {
     return this;
   }
 
+  /** A released volume of a replaced member, which may go at {@code expires} (never when null). */
+  Observations retained(String pvc, Instant expires) {
+    retained.add(new ObservedCluster.RetainedVolume(pvc, Optional.ofNullable(expires)));
+    return this;
+  }
+
   Observations recourse(ObservedCluster.Recourse r) {
     recourse = r;
     return this;
@@ -247,7 +254,7 @@ final class Observations {
   ObservedCluster build() {
     EtcdView v = view != null ? view : new EtcdView.Reached(new Membership(CLUSTER, etcd));
     List<ObservedMember> out = members.stream().map(this::decorate).toList();
-    return new ObservedCluster(clusterId, out, v, auth, maintenance, observedAt, stranded, recourse);
+    return new ObservedCluster(clusterId, out, v, auth, maintenance, observedAt, stranded, recourse, retained);
   }
 
   private ObservedMember decorate(ObservedMember m) {
