@@ -105,9 +105,10 @@ class AuthE2EIT {
             io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
             "{\"metadata\":{\"annotations\":{\"etcd-operator.cozystack.io/force-new-cluster-from\":\"" + named
                 + "\"}}}");
-    Await.until("Progressing=True/QuorumRecoveryRefused naming the Ready voter Pods", STEP, () -> EtcdStatus.condition(
-        env.cluster(ns, "guarded"), "Progressing").filter(c -> "QuorumRecoveryRefused".equals(c.get("reason"))
-            && String.valueOf(c.get("message")).contains("voter Pods are Ready")).isPresent());
+    // the members are all Ready, so Progressing stays Reconciled; the refusal is a Warning event
+    Await.until("a QuorumRecoveryRefused warning naming the Ready voter Pods", STEP, () -> env.client().v1().events()
+        .inNamespace(ns).list().getItems().stream().anyMatch(e -> "QuorumRecoveryRefused".equals(e.getReason())
+            && e.getMessage() != null && e.getMessage().contains("voter Pods are Ready")));
     assertThat(env.members(ns, "guarded")).as("no member marked for --force-new-cluster").noneMatch(m ->
         m.getMetadata().getAnnotations() != null
             && m.getMetadata().getAnnotations().containsKey("etcd-operator.cozystack.io/force-new-cluster"));
