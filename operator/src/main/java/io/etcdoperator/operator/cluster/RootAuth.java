@@ -2,15 +2,12 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.etcd.EtcdAdmin;
-import io.etcdoperator.etcd.EtcdConnection;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reason.Reason;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +22,11 @@ final class RootAuth {
   static final Duration RETRY = Duration.ofSeconds(10);
   static final String PASSWORD_KEY = "password";
 
-  private final KubernetesClient client;
   private final EventRecorder events;
   private final RootPasswords passwords;
   private final LeaseCheck lease;
 
   RootAuth(KubernetesClient client, EventRecorder events, LeaseCheck lease) {
-    this.client = client;
     this.events = events;
     this.passwords = new RootPasswords(client);
     this.lease = lease;
@@ -46,10 +41,9 @@ final class RootAuth {
 
   /** User root with the Secret's password, role root, AuthEnable; a bad Secret or a refusal is a named reason. */
   Outcome enable(EtcdCluster cluster, EtcdAdmin etcd) {
-    Optional<String> password = password(cluster);
+    Optional<String> password = passwords.wanted(cluster);
     if (password.isEmpty()) {
-      String secret = cluster.getSpec().getAuth().getRootCredentialsSecretRef().getName();
-      return Outcome.problem(Reason.AUTH_SECRET_INVALID, "Secret " + secret + " is missing or has no non-empty '"
+      return Outcome.problem(Reason.AUTH_SECRET_INVALID, "Secret " + secretName(cluster) + " is missing or has no non-empty '"
           + PASSWORD_KEY + "'; authentication stays off", RETRY);
     }
     try {
@@ -126,16 +120,5 @@ final class RootAuth {
 
   private static String secretName(EtcdCluster cluster) {
     return cluster.getSpec().getAuth().getRootCredentialsSecretRef().getName();
-  }
-
-  private Optional<String> password(EtcdCluster cluster) {
-    String name = cluster.getSpec().getAuth().getRootCredentialsSecretRef().getName();
-    Secret secret = client.secrets().inNamespace(cluster.getMetadata().getNamespace()).withName(name).get();
-    String encoded = secret == null || secret.getData() == null ? null : secret.getData().get(PASSWORD_KEY);
-    if (encoded == null || encoded.isEmpty()) {
-      return Optional.empty();
-    }
-    String password = EtcdConnection.Credentials.password(Base64.getDecoder().decode(encoded));
-    return password.isEmpty() ? Optional.empty() : Optional.of(password);
   }
 }

@@ -45,10 +45,15 @@ final class RootPasswords {
     if (auth == null || auth.getRootCredentialsSecretRef() == null) {
       return View.NONE;
     }
-    String ns = cluster.getMetadata().getNamespace();
-    Optional<String> wanted = value(secret(ns, auth.getRootCredentialsSecretRef().getName()), RootAuth.PASSWORD_KEY);
-    Optional<Secret> copy = secret(ns, Names.appliedRootSecret(cluster.getMetadata().getName()));
-    return new View(wanted, value(copy, APPLIED), value(copy, NEXT));
+    Optional<Secret> copy = secret(cluster.getMetadata().getNamespace(),
+        Names.appliedRootSecret(cluster.getMetadata().getName()));
+    return new View(wanted(cluster), value(copy, APPLIED), value(copy, NEXT));
+  }
+
+  /** The password in the user's Secret (spec.auth.rootCredentialsSecretRef), if it holds a non-empty one. */
+  Optional<String> wanted(EtcdCluster cluster) {
+    String name = cluster.getSpec().getAuth().getRootCredentialsSecretRef().getName();
+    return value(secret(cluster.getMetadata().getNamespace(), name), RootAuth.PASSWORD_KEY);
   }
 
   /** Writes the operator's copy (create, or update what is there): {@code next} empty removes it. */
