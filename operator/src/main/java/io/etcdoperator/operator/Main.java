@@ -140,7 +140,7 @@ public final class Main implements Callable<Integer> {
     LogConfiguration.of(logFormat, logLevel).apply();
     OperatorConfig config = config();
     KubernetesClient client = new KubernetesClientBuilder().withHttpClientFactory(new VirtualThreads.KubernetesHttp())
-        .build();
+        .withHttpClientBuilderConsumer(io.etcdoperator.operator.cluster.CachePass::guard).build();
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     OperatorMeters.bindTo(registry);
     var running = new Operator(o -> {
@@ -212,11 +212,12 @@ public final class Main implements Callable<Integer> {
     var lease = config.leaderElection() ? io.etcdoperator.operator.cluster.LeaseCheck.of(client,
         config.leaseNamespace(), OperatorConfig.LEASE_NAME, config.identity(), clock)
         : io.etcdoperator.operator.cluster.LeaseCheck.NONE;
-    register(operator, new EtcdClusterReconciler(new ClusterReconcile(client, dialer, events, metrics, clock,
-        io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain(), lease), client,
-        events, clock), namespaces);
-    register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock, agent)),
-        namespaces);
+    var cachePass = io.etcdoperator.operator.cluster.CachePass.on(client);
+    var clusterPass = new ClusterReconcile(client, dialer, events, metrics, clock,
+        io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain(), lease, cachePass);
+    register(operator, new EtcdClusterReconciler(clusterPass, client, events, clock), namespaces);
+    register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock, agent),
+        clusterPass::caches, cachePass), namespaces);
     Optional<String> image = agent.map(AgentImage::image);
     register(operator, new EtcdSnapshotReconciler(new SnapshotReconcile(client, agent, events, clock,
         new VerifyMetrics(registry))), namespaces);

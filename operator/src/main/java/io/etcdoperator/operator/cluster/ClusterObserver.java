@@ -1,6 +1,7 @@
 package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.events.InstantAnnotation;
@@ -47,8 +48,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the world for one pass: EtcdMembers and their Pods, etcd's member list, each ready member's endpoint status,
- * and (only while it matters) whether etcd requires authentication. EtcdMembers are LISTed from the API server, not
- * the informer cache, so a member created in the previous pass is never missed (a stale cache would duplicate it).
+ * and (only while it matters) whether etcd requires authentication. The Kubernetes objects come from the
+ * {@link KubeReads} of the pass: a step is only ever planned for execution on the API server's view (CachePass).
  */
 public class ClusterObserver {
 
@@ -64,7 +65,6 @@ public class ClusterObserver {
 
   private final KubernetesClient client;
   private final EtcdDialer dialer;
-  private final DefragRuns defragRuns;
   private final NodeReadiness nodes;
   private final SpaceRecoveries spaceRecoveries;
   private final LossEvidence evidence;
@@ -79,29 +79,18 @@ public class ClusterObserver {
     this.recourse = new AllLostRecourse(client);
     this.dialer = dialer;
     this.spaceRecoveries = spaceRecoveries;
-    this.defragRuns = new DefragRuns(client);
     this.nodes = new NodeReadiness(client);
   }
 
-  public List<EtcdMember> members(EtcdCluster cluster) {
-    return client.resources(EtcdMember.class)
-        .inNamespace(cluster.getMetadata().getNamespace())
-        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName())
-        .list()
-        .getItems();
-  }
-
-  public Observation observe(EtcdCluster cluster, Instant now) {
-    List<EtcdMember> members = members(cluster);
-    Map<String, Pod> labelled = client.pods().inNamespace(cluster.getMetadata().getNamespace())
-        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
-        .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
-    Map<String, Pod> pods = MemberPodIdentity.byOwner(members, labelled,
-        name -> client.pods().inNamespace(cluster.getMetadata().getNamespace()).withName(name).get());
-    Map<String, PersistentVolumeClaim> pvcs = client.persistentVolumeClaims()
-        .inNamespace(cluster.getMetadata().getNamespace())
-        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
-        .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
+  /** Everything one pass decides on, the Kubernetes objects from {@code reads}. */
+  public Observation observe(EtcdCluster cluster, Instant now, KubeReads reads) {
+    String ns = cluster.getMetadata().getNamespace();
+    String name = cluster.getMetadata().getName();
+    List<EtcdMember> members = reads.members(ns, name);
+    Map<String, Pod> labelled = byName(reads.pods(ns, name));
+    Map<String, Pod> pods = MemberPodIdentity.byOwner(members, labelled, pod -> reads.pod(ns, pod).orElse(null));
+    Map<String, PersistentVolumeClaim> pvcs = byName(reads.volumes(ns, name));
+    List<EtcdDefrag> defrags = reads.defrags(ns);
     Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
         .filter(s -> !s.isBlank()).map(ClusterId::parse);
     // the members' own Pods and the labelled ones: a stranded Pod's member is gone, so only the label finds it
@@ -134,7 +123,7 @@ public class ClusterObserver {
       ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()),
           dialled.password());
       ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
-          maintenance(cluster, recovery, etcd, now), now, stranded, recourse.of(cluster, observed),
+          maintenance(cluster, recovery, etcd, defrags, now), now, stranded, recourse.of(cluster, observed),
           RetainedVolumes.observed(pvcs.values(), cluster.getSpec().getRetainedVolumeSeconds()));
       return new Observation(seen, members, Optional.of(etcd));
     } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
@@ -146,6 +135,10 @@ public class ClusterObserver {
       return new Observation(new ObservedCluster(clusterId, seen, view, notAsked, unreached, now, stranded,
           recourse.of(cluster, seen)), members, Optional.empty());
     }
+  }
+
+  private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> Map<String, R> byName(List<R> objects) {
+    return objects.stream().collect(Collectors.toMap(o -> o.getMetadata().getName(), Function.identity(), (a, b) -> a));
   }
 
   private List<ObservedMember> observed(List<EtcdMember> members, Map<String, Pod> pods,
@@ -165,11 +158,18 @@ public class ClusterObserver {
           .or(() -> seedStartsNew(m, pod, cluster.getStatus().getClusterID() != null));
       Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod).filter(p -> !MemberPods.ready(p))
           .map(p -> down.get(p.getSpec().getNodeName()));
-      out.add(evidence.note(cluster, toObserved(m, uid, pod, why, endpoint, servesBeforeProbe(m, pod, endpoint, now),
+      out.add(noted(cluster, toObserved(m, uid, pod, why, endpoint, servesBeforeProbe(m, pod, endpoint, now),
           volumeBehind(pvc, target), nodeDown, PodScheduling.unrunnable(pod, PodScheduling.progressDeadline(cluster))), now));
     }
-    evidence.retain(cluster, members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet()));
+    if (!CachePass.running()) {
+      evidence.retain(cluster, members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet()));
+    }
     return out;
+  }
+
+  /** Only what the API server showed counts as a sighting: a cache may show a past the member has left. */
+  private ObservedMember noted(EtcdCluster cluster, ObservedMember member, Instant now) {
+    return CachePass.running() ? evidence.seen(cluster, member) : evidence.note(cluster, member, now);
   }
 
   /**
@@ -177,7 +177,7 @@ public class ClusterObserver {
    * members run with, and the oldest unfinished EtcdDefrag of the cluster.
    */
   private Maintenance maintenance(EtcdCluster cluster, Optional<Maintenance.QuorumRecovery> recovery, EtcdAdmin etcd,
-      Instant now) {
+      List<EtcdDefrag> defrags, Instant now) {
     List<Alarm> alarms;
     boolean observedAlarms = true;
     try {
@@ -193,7 +193,7 @@ public class ClusterObserver {
     if (observedAlarms && alarms.stream().noneMatch(a -> a.kind() == Alarm.Kind.NOSPACE)) {
       spaceRecoveries.forget(cluster);
     }
-    return new Maintenance(alarms, quota, defragRuns.current(cluster, now), recovery,
+    return new Maintenance(alarms, quota, DefragRuns.current(cluster, defrags, now), recovery,
         spaceRecoveries.defragmented(cluster));
   }
 

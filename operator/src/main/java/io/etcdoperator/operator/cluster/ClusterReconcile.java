@@ -52,6 +52,9 @@ public class ClusterReconcile {
   private final boolean certManagerInstalled;
   private final CertManagerObjects certificates;
   private final IssuedTlsReconcile issuedTls;
+  private final KubeReads apiServer;
+  private final CachePass cachePass;
+  private volatile Optional<KubeReads> caches = Optional.empty();
 
   /** Looks for cert-manager now (once per operator start) and takes the cluster domain from resolv.conf. */
   public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
@@ -68,7 +71,15 @@ public class ClusterReconcile {
   /** {@code lease}: read between the writes of a step that makes several (leader election on). */
   public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
       Clock clock, boolean certManagerInstalled, String clusterDomain, LeaseCheck lease) {
+    this(client, dialer, events, metrics, clock, certManagerInstalled, clusterDomain, lease, CachePass.OFF);
+  }
+
+  /** {@code cachePass}: a settled cluster's passes run on the informers' caches (see {@link CachePass}). */
+  public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
+      Clock clock, boolean certManagerInstalled, String clusterDomain, LeaseCheck lease, CachePass cachePass) {
     this.client = client;
+    this.apiServer = KubeReads.of(client);
+    this.cachePass = cachePass;
     this.observer = new ClusterObserver(client, dialer, spaceRecoveries, evidence);
     this.dialer = dialer;
     this.executor = new StepExecutor(client, events, clock, spaceRecoveries, lease);
@@ -85,9 +96,38 @@ public class ClusterReconcile {
     return objects;
   }
 
+  /** From now on a settled cluster's passes read {@code caches} first (the cluster controller's informers). */
+  public void readFrom(KubeReads caches) {
+    this.caches = Optional.of(caches);
+  }
+
+  /** The caches once the cluster controller's informers exist (the member controller reads its Pods there too). */
+  public Optional<KubeReads> caches() {
+    return caches;
+  }
+
+  /**
+   * A cluster that ended its last pass converged is looked at on the caches, sending nothing; the first request
+   * that pass would send ends it, and the pass runs on the API server instead.
+   */
   public Optional<Duration> reconcile(String namespace, String name) {
-    EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get();
+    Optional<KubeReads> cached = caches.filter(c -> cachePass.enabled() && pacing.settled(namespace + "/" + name));
+    if (cached.isPresent()) {
+      try {
+        return CachePass.run(() -> reconcile(namespace, name, cached.get()));
+      } catch (CachePass.NeedsApiServer e) {
+        LOG.atDebug().addKeyValue("cluster", name).addKeyValue("request", e.getMessage())
+            .log("cache pass needs the API server");
+      }
+    }
+    pacing.settle(namespace + "/" + name, false); // until this pass plans Converged
+    return reconcile(namespace, name, apiServer);
+  }
+
+  private Optional<Duration> reconcile(String namespace, String name, KubeReads reads) {
+    EtcdCluster cluster = reads.cluster(namespace, name).orElse(null);
     if (cluster == null) {
+      CachePass.needsApiServer("cluster not cached");
       report.forget(namespace, name);
       pacing.forget(namespace + "/" + name);
       dialer.discard(namespace, name);
@@ -104,11 +144,13 @@ public class ClusterReconcile {
     Instant now = clock.instant();
     Optional<CertManagerGate.Blocked> blocked = CertManagerGate.check(cluster, certManagerInstalled);
     if (blocked.isPresent()) {
+      CachePass.needsApiServer("cert-manager gate");
       report.blocked(cluster, before, blocked.get(), now);
       return Optional.empty(); // only an operator restart (a new discovery) can change this
     }
     List<Refusal> refusals = Refusals.of(cluster.getSpec(), status);
     if (status.getObserved() == null || status.getClusterToken() == null) {
+      CachePass.needsApiServer("first pass");
       if (!report.firstPass(cluster, before, refusals, now)) {
         return Optional.empty();
       }
@@ -119,7 +161,7 @@ public class ClusterReconcile {
     Optional<String> conflict = objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
     try {
       Optional<IssuedTlsReconcile.Pass> tls = tls(cluster, now);
-      ClusterObserver.Observation observation = observer.observe(cluster, now);
+      ClusterObserver.Observation observation = observer.observe(cluster, now, reads);
       Duration next = pass(cluster, before, observation, tls.flatMap(IssuedTlsReconcile.Pass::material), refusals,
           conflict, now);
       return Optional.of(tls.map(IssuedTlsReconcile.Pass::recheck).filter(t -> t.compareTo(next) < 0).orElse(next));
@@ -152,6 +194,9 @@ public class ClusterReconcile {
     Optional<Instant> deadline = Optional.ofNullable(status.getProgressDeadline()).map(Instant::parse);
     TargetLatch.Decision decision = TargetLatch.decide(cluster.getSpec(), Optional.of(status.getObserved()),
         observed.clusterId().isPresent(), complete, deadline, now, refusals.isEmpty(), observed.targetCrashLoops());
+    if (!(decision instanceof TargetLatch.Keep) || conflict.isPresent()) {
+      CachePass.needsApiServer("target decision " + decision.getClass().getSimpleName());
+    }
     report.refuseOnce(cluster, before, refusals);
     if (decision instanceof TargetLatch.Latch l) {
       report.latch(cluster, l.reason(), now);
@@ -171,6 +216,12 @@ public class ClusterReconcile {
       outcome = Outcome.problem(Reason.RESOURCE_CONFLICT, conflict.get(), StepExecutor.STEADY);
     } else {
       Step step = planner.next(observed, desired);
+      if (!(step instanceof Step.Converged)) {
+        CachePass.needsApiServer("planned " + step.getClass().getSimpleName());
+      }
+      if (step instanceof Step.Converged) {
+        pacing.settle(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName(), true);
+      }
       LOG.atDebug().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("step", step).log("planned");
       outcome = executor.execute(step, cluster, observation, material);
       reported = step.stops().map(observed::restarting).orElse(observed);

@@ -11,6 +11,7 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -52,8 +53,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   @Override
   public List<EventSource<?, EtcdCluster>> prepareEventSources(EventSourceContext<EtcdCluster> context) {
+    // whole objects (less managedFields): a settled cluster's pass reads them from here (CachePass)
     var members = InformerEventSourceConfiguration.from(EtcdMember.class, EtcdCluster.class)
-        .withItemStore(LeanItemStore.metadataOnly(EtcdMember::new)).build();
+        .withItemStore(new LeanItemStore<>()).build();
     var defrags = InformerEventSourceConfiguration.from(EtcdDefrag.class, EtcdCluster.class)
         .withSecondaryToPrimaryMapper((EtcdDefrag d) -> d.getSpec() == null || d.getSpec().getClusterRef() == null
             ? Set.of() : Set.of(new ResourceID(d.getSpec().getClusterRef().getName(), d.getMetadata().getNamespace())))
@@ -65,15 +67,28 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         .withSecondaryToPrimaryMapper((Pod p) -> clusterOf(p).map(c -> Set.of(new ResourceID(c,
             p.getMetadata().getNamespace()))).orElse(Set.of()))
         .withOnUpdateFilter((Pod next, Pod previous) -> !MemberPods.running(next))
-        .withItemStore(LeanItemStore.metadataOnly(Pod::new)).build();
+        .withItemStore(new LeanItemStore<>()).build();
+    // cache only: a claim changes with its member (the member controller watches them), never on its own
+    var volumes = InformerEventSourceConfiguration.from(PersistentVolumeClaim.class, EtcdCluster.class)
+        .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER)
+        .withSecondaryToPrimaryMapper((PersistentVolumeClaim p) -> Set.of())
+        .withItemStore(new LeanItemStore<>()).build();
     // Services and the PDB are read from these caches, and one deleted by hand wakes its cluster at once
     var services = labelled(Service.class, context);
     pass.objects().readServicesFrom((namespace, name) -> services.get(new ResourceID(name, namespace)));
     var budgets = labelled(pass.objects().disruptionBudgetType(), context);
     pass.objects().readDisruptionBudgetsFrom((namespace, name) -> budgets.get(new ResourceID(name, namespace))
         .map(HasMetadata.class::cast));
-    return List.of(new InformerEventSource<>(members, context), new InformerEventSource<>(defrags, context),
-        new InformerEventSource<>(pods, context), services, budgets);
+    var memberSource = new InformerEventSource<>(members, context);
+    var podSource = new InformerEventSource<>(pods, context);
+    var volumeSource = new InformerEventSource<>(volumes, context);
+    var defragSource = new InformerEventSource<>(defrags, context);
+    memberSource.addIndexers(InformerReads.clusterIndex());
+    podSource.addIndexers(InformerReads.clusterIndex());
+    volumeSource.addIndexers(InformerReads.clusterIndex());
+    pass.readFrom(new InformerReads(context.getPrimaryCache(), memberSource, podSource, volumeSource, defragSource,
+        context.getClient().getKubernetesSerialization()));
+    return List.of(memberSource, defragSource, podSource, volumeSource, services, budgets);
   }
 
   /** A Pod whose cluster label was edited away leaves the selector without one: its member restores the label. */

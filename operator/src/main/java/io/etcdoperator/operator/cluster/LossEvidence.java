@@ -28,6 +28,11 @@ final class LossEvidence {
     return member.withEvidence(Optional.ofNullable(seen.get(member.name())));
   }
 
+  /** The member with what earlier passes saw of it, recording nothing. */
+  ObservedMember seen(EtcdCluster cluster, ObservedMember member) {
+    return member.withEvidence(Optional.ofNullable(byCluster.get(key(cluster))).map(s -> s.get(member.name())));
+  }
+
   /** Drops what was seen of members this pass no longer lists. */
   void retain(EtcdCluster cluster, java.util.Set<String> members) {
     Optional.ofNullable(byCluster.get(key(cluster))).ifPresent(seen -> seen.keySet().retainAll(members));

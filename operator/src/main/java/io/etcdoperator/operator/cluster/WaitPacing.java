@@ -8,7 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Quick rechecks are for gates that open within seconds (etcd's 5 s health gate, a learner starting). When the same
- * reason holds for longer, something else is wrong and the cluster is looked at no more often than every 2 s.
+ * reason holds for longer, something else is wrong and the cluster is looked at no more often than every 2 s. A
+ * cluster whose last pass planned Converged is settled: its next pass may run on the caches.
  */
 final class WaitPacing {
 
@@ -19,6 +20,7 @@ final class WaitPacing {
   }
 
   private final Map<String, Since> current = new ConcurrentHashMap<>();
+  private final java.util.Set<String> settled = ConcurrentHashMap.newKeySet();
 
   Duration pace(String cluster, Reason reason, Duration recheck, Instant now) {
     Since since = current.compute(cluster, (k, held) -> held != null && held.reason() == reason ? held
@@ -27,7 +29,21 @@ final class WaitPacing {
     return lasting && recheck.compareTo(SLOWEST_QUICK) < 0 ? SLOWEST_QUICK : recheck;
   }
 
+  /** Settled: the cluster's last pass on the API server planned Converged (its next may run on the caches). */
+  void settle(String cluster, boolean converged) {
+    if (converged) {
+      settled.add(cluster);
+    } else {
+      settled.remove(cluster);
+    }
+  }
+
+  boolean settled(String cluster) {
+    return settled.contains(cluster);
+  }
+
   void forget(String cluster) {
     current.remove(cluster);
+    settled.remove(cluster);
   }
 }

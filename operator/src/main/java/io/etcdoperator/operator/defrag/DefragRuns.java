@@ -33,7 +33,11 @@ public final class DefragRuns {
 
   /** Unfinished, not deleted runs naming this cluster, oldest first. */
   public List<EtcdDefrag> unfinished(String namespace, String cluster) {
-    return client.resources(EtcdDefrag.class).inNamespace(namespace).list().getItems().stream()
+    return unfinished(client.resources(EtcdDefrag.class).inNamespace(namespace).list().getItems(), cluster);
+  }
+
+  private static List<EtcdDefrag> unfinished(List<EtcdDefrag> inNamespace, String cluster) {
+    return inNamespace.stream()
         .filter(d -> d.getMetadata().getDeletionTimestamp() == null)
         .filter(d -> d.getSpec() != null && d.getSpec().getClusterRef() != null
             && cluster.equals(d.getSpec().getClusterRef().getName()))
@@ -42,9 +46,9 @@ public final class DefragRuns {
         .toList();
   }
 
-  public Optional<DefragRun> current(EtcdCluster cluster, Instant now) {
-    return unfinished(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName()).stream().findFirst()
-        .map(d -> toRun(d, now));
+  /** The oldest unfinished run of {@code cluster} among {@code inNamespace} (its namespace's EtcdDefrags). */
+  public static Optional<DefragRun> current(EtcdCluster cluster, List<EtcdDefrag> inNamespace, Instant now) {
+    return unfinished(inNamespace, cluster.getMetadata().getName()).stream().findFirst().map(d -> toRun(d, now));
   }
 
   static boolean terminal(EtcdDefrag d) {

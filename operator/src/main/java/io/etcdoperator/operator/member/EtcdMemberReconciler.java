@@ -9,6 +9,17 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.etcdoperator.operator.cluster.CachePass;
+import io.etcdoperator.operator.cluster.KubeReads;
+import io.etcdoperator.operator.resources.Names;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -35,10 +46,23 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
 
   private static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
 
+  private static final Logger LOG = LoggerFactory.getLogger(EtcdMemberReconciler.class);
+
   private final MemberReconcile pass;
+  private final Supplier<Optional<KubeReads>> caches;
+  private final CachePass cachePass;
+  /** Members whose last pass on the API server ended steady: their next pass may run on the caches. */
+  private final Set<ResourceID> settled = ConcurrentHashMap.newKeySet();
 
   public EtcdMemberReconciler(MemberReconcile pass) {
+    this(pass, Optional::empty, CachePass.OFF);
+  }
+
+  /** {@code caches}: the cluster controller's (one cache of Pods and claims serves both controllers). */
+  public EtcdMemberReconciler(MemberReconcile pass, Supplier<Optional<KubeReads>> caches, CachePass cachePass) {
     this.pass = pass;
+    this.caches = caches;
+    this.cachePass = cachePass;
   }
 
   @Override
@@ -55,12 +79,29 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
   public UpdateControl<EtcdMember> reconcile(EtcdMember resource, Context<EtcdMember> context) {
     try (var logs = logContext(resource)) {
       UpdateControl<EtcdMember> control = UpdateControl.noUpdate();
+      ResourceID id = ResourceID.fromResource(resource);
+      Optional<KubeReads> cached = caches.get().filter(c -> cachePass.enabled() && settled.remove(id)
+          && sameVersions(resource, context, c));
+      if (cached.isPresent()) {
+        try {
+          EtcdMember copy = context.getClient().getKubernetesSerialization().clone(resource);
+          Optional<Duration> next = CachePass.run(() -> pass.reconcile(copy, cached.get()));
+          settled.add(id);
+          return next.map(d -> control.rescheduleAfter(d)).orElse(control);
+        } catch (CachePass.NeedsApiServer e) {
+          LOG.atDebug().addKeyValue("request", e.getMessage()).log("cache pass needs the API server");
+        }
+      }
       EtcdMember fresh = context.getClient().resource(resource).get(); // the cache may lag our own status writes
       if (fresh == null || fresh.getMetadata().getDeletionTimestamp() != null) {
         return control;
       }
       try {
-        return pass.reconcile(fresh).map(d -> control.rescheduleAfter(d)).orElse(control);
+        Optional<Duration> next = pass.reconcile(fresh);
+        if (next.filter(MemberReconcile.STEADY::equals).isPresent()) {
+          settled.add(id);
+        }
+        return next.map(d -> control.rescheduleAfter(d)).orElse(control);
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
           throw e;
@@ -73,10 +114,27 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
 
   @Override
   public DeleteControl cleanup(EtcdMember resource, Context<EtcdMember> context) {
+    settled.remove(ResourceID.fromResource(resource));
     try (var logs = logContext(resource)) {
       MemberReconcile.Cleanup result = pass.cleanup(resource);
       return result.done() ? DeleteControl.defaultDelete() : DeleteControl.noFinalizerRemoval().rescheduleAfter(5000);
     }
+  }
+
+  /**
+   * The caches a pass reads (the cluster controller's) have seen the Pod and claim versions that woke this
+   * controller (its own informers): otherwise a pass on them could report a Pod as it was before.
+   */
+  private static boolean sameVersions(EtcdMember member, Context<EtcdMember> context, KubeReads cached) {
+    String ns = member.getMetadata().getNamespace();
+    return same(context.getSecondaryResource(Pod.class), cached.pod(ns, member.getMetadata().getName()))
+        && same(context.getSecondaryResource(PersistentVolumeClaim.class),
+            cached.volume(ns, Names.dataPvc(member.getMetadata().getName())));
+  }
+
+  private static boolean same(Optional<? extends HasMetadata> woke, Optional<? extends HasMetadata> read) {
+    return woke.map(w -> w.getMetadata().getResourceVersion()).equals(read.map(r -> r.getMetadata()
+        .getResourceVersion()));
   }
 
   private static LogContext logContext(EtcdMember member) {

@@ -10,6 +10,7 @@ import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.cluster.EtcdDialer;
+import io.etcdoperator.operator.cluster.KubeReads;
 import io.etcdoperator.operator.cluster.TlsSecretLookup;
 import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
@@ -52,6 +53,7 @@ public class MemberReconcile {
   public record Cleanup(boolean done, String detail) {}
 
   private final KubernetesClient client;
+  private final KubeReads apiServer;
   private final EtcdDialer dialer;
   private final EventRecorder events;
   private final OperatorConfig config;
@@ -67,6 +69,7 @@ public class MemberReconcile {
   public MemberReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, OperatorConfig config,
       Clock clock, Optional<AgentImage> agent) {
     this.client = client;
+    this.apiServer = KubeReads.of(client);
     this.dialer = dialer;
     this.events = events;
     this.config = config;
@@ -75,14 +78,19 @@ public class MemberReconcile {
   }
 
   public Optional<Duration> reconcile(EtcdMember member) {
+    return reconcile(member, apiServer);
+  }
+
+  /** One pass with the Pod and the claim from {@code reads} (the caches in a CachePass). */
+  public Optional<Duration> reconcile(EtcdMember member, KubeReads reads) {
     String initial = member.getSpec().getInitialCluster();
     if (initial == null || initial.isEmpty()) {
       return Optional.empty(); // pending: the cluster controller writes the initial cluster, which triggers us again
     }
     if (Boolean.TRUE.equals(member.getSpec().getDormant())) {
-      return park(member);
+      return park(member, reads);
     }
-    Pod pod = pod(member);
+    Pod pod = pod(member, reads);
     if (MemberPods.memoryBacked(member.getSpec()) && MemberPods.podLost(member, pod)) {
       // its data went with the Pod; the cluster planner removes and replaces it, a new Pod must never start
       return report(member, null, Optional.of(LOST));
@@ -94,7 +102,7 @@ public class MemberReconcile {
       return report(member, null, Optional.empty());
     }
     if (!MemberPods.memoryBacked(member.getSpec())) {
-      Optional<String> problem = ensurePvc(member);
+      Optional<String> problem = ensurePvc(member, reads);
       if (problem.isPresent()) {
         return report(member, pod, Optional.of(problem.get()));
       }
@@ -155,8 +163,8 @@ public class MemberReconcile {
     return formed;
   }
 
-  private Optional<Duration> park(EtcdMember member) {
-    Pod pod = pod(member);
+  private Optional<Duration> park(EtcdMember member, KubeReads reads) {
+    Pod pod = pod(member, reads);
     if (pod != null && pod.getMetadata().getDeletionTimestamp() == null) {
       client.resource(pod).delete();
     }
@@ -170,12 +178,12 @@ public class MemberReconcile {
     return Optional.of(STEADY);
   }
 
-  private Optional<String> ensurePvc(EtcdMember member) {
+  private Optional<String> ensurePvc(EtcdMember member, KubeReads reads) {
     String name = Names.dataPvc(member.getMetadata().getName());
-    var ref = client.persistentVolumeClaims().inNamespace(member.getMetadata().getNamespace()).withName(name);
-    var pvc = ref.get();
+    var pvc = reads.volume(member.getMetadata().getNamespace(), name).orElse(null);
     if (pvc == null) {
-      ref.create(MemberPvcs.build(member));
+      client.persistentVolumeClaims().inNamespace(member.getMetadata().getNamespace()).resource(
+          MemberPvcs.build(member)).create();
       return Optional.empty();
     }
     if (!Owners.controlledBy(pvc, member.getMetadata().getUid())) {
@@ -398,8 +406,8 @@ public class MemberReconcile {
         .withName(member.getSpec().getClusterName()).get();
   }
 
-  private Pod pod(EtcdMember member) {
-    return client.pods().inNamespace(member.getMetadata().getNamespace()).withName(member.getMetadata().getName()).get();
+  private static Pod pod(EtcdMember member, KubeReads reads) {
+    return reads.pod(member.getMetadata().getNamespace(), member.getMetadata().getName()).orElse(null);
   }
 
   private EtcdMemberStatus copy(EtcdMemberStatus status) {

@@ -44,9 +44,11 @@ import org.junit.jupiter.api.Test;
 class ClusterReconcileMockTest {
 
   static KubernetesClient client;
+  static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
   private static final String NS = "default";
   private FakeEtcd etcd;
   private ClusterReconcile clusterPass;
+  private Clock clock;
   private MemberReconcile memberPass;
   private final java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
       new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.now());
@@ -58,7 +60,7 @@ class ClusterReconcileMockTest {
     io.etcdoperator.operator.MockCrds.install(client);
     etcd = new FakeEtcd();
     // one second a round: a sign of lost data is proven only in a later pass at least LossProof.WINDOW on
-    Clock clock = new Clock() {
+    clock = new Clock() {
       @Override
       public java.time.ZoneId getZone() {
         return java.time.ZoneOffset.UTC;
@@ -281,6 +283,108 @@ class ClusterReconcileMockTest {
         .filter(e -> "MemberRolling".equals(e.getReason()) && e.getMessage().contains("CertificateRenewed")))
         .hasSize(3);
     assertThat(ready("byo")).isEqualTo(3);
+  }
+
+  /** A pass of the cluster controller on {@code caches}, through a client whose requests the guard stops. */
+  private ClusterReconcile cachedPass(KubernetesClient guarded, SnapshotReads caches) {
+    var pass = new ClusterReconcile(guarded, new EtcdDialer(guarded, etcd, Duration.ofSeconds(1)),
+        new EventRecorder(guarded, "test", clock), new ClusterMetrics(new SimpleMeterRegistry()), clock, false,
+        "cluster.local", LeaseCheck.NONE, CachePass.on(guarded));
+    return lookFrom(pass, caches);
+  }
+
+  /** The pass reads {@code caches} and the Services and PDB as they are now. */
+  private ClusterReconcile lookFrom(ClusterReconcile pass, SnapshotReads caches) {
+    pass.readFrom(caches);
+    var services = client.services().inNamespace(NS).list().getItems();
+    pass.objects().readServicesFrom((ns, name) -> services.stream()
+        .filter(o -> o.getMetadata().getName().equals(name)).findFirst());
+    List<? extends HasMetadata> budgets = client.resources(pass.objects().disruptionBudgetType()).inNamespace(NS)
+        .list().getItems();
+    pass.objects().readDisruptionBudgetsFrom((ns, name) -> budgets.stream()
+        .filter(o -> o.getMetadata().getName().equals(name)).findFirst().map(HasMetadata.class::cast));
+    return pass;
+  }
+
+  private static KubernetesClient guarded() {
+    return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(client.getConfiguration())
+        .withHttpClientBuilderConsumer(CachePass::guard).build();
+  }
+
+  @Test
+  void aSettledClusterIsLookedAtWithoutAnyRequestToTheApiServer() {
+    create("idle", 3, "");
+    converge("idle", 25);
+    assertThat(ready("idle")).isEqualTo(3);
+    try (KubernetesClient guarded = guarded()) {
+      var caches = new SnapshotReads(client, NS);
+      ClusterReconcile pass = cachedPass(guarded, caches);
+      int before = server.getRequestCount();
+      assertThat(pass.reconcile(NS, "idle")).as("first pass: on the API server, Converged").isPresent();
+      assertThat(server.getRequestCount()).as("the first pass reads the API server").isGreaterThan(before);
+
+      lookFrom(pass, new SnapshotReads(client, NS)); // the informers caught up with what that pass wrote
+      int settled = server.getRequestCount();
+      for (int i = 0; i < 3; i++) {
+        assertThat(pass.reconcile(NS, "idle")).contains(StepExecutor.STEADY);
+      }
+      assertThat(server.getRequestCount()).as("requests in three passes of a settled cluster").isEqualTo(settled);
+      assertThat(etcd.changes).as("nothing changed in etcd either").noneMatch(c -> c.startsWith("remove"));
+    }
+  }
+
+  @Test
+  void aReadyMemberIsLookedAtWithoutAnyRequestAndAChangedOneGoesToTheApiServer() {
+    create("quiet", 3, "");
+    converge("quiet", 25);
+    assertThat(ready("quiet")).isEqualTo(3);
+    try (KubernetesClient guarded = guarded()) {
+      var config = new OperatorConfig(new InetSocketAddress(0), new InetSocketAddress(0), false, NS, "test",
+          "cluster.local", Optional.empty(), OperatorConfig.DEFAULT_ETCD_REPOSITORY, List.of());
+      var pass = new MemberReconcile(guarded, new EtcdDialer(guarded, etcd, Duration.ofSeconds(1)),
+          new EventRecorder(guarded, "test", clock), config, clock);
+      CachePass.on(guarded);
+      var caches = new SnapshotReads(client, NS);
+      int before = server.getRequestCount();
+      for (EtcdMember m : caches.members("default", "quiet")) {
+        assertThat(CachePass.run(() -> pass.reconcile(m, caches))).contains(java.time.Duration.ofMinutes(5));
+      }
+      assertThat(server.getRequestCount()).as("requests for three ready members").isEqualTo(before);
+
+      EtcdMember first = caches.members("default", "quiet").getFirst();
+      caches.pods.removeIf(p -> p.getMetadata().getName().equals(first.getMetadata().getName()));
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> CachePass.run(() -> pass.reconcile(first, caches)))
+          .as("a Pod the cache has not seen would be created: the pass goes to the API server")
+          .isInstanceOf(CachePass.NeedsApiServer.class).hasMessageContaining("POST");
+      assertThat(server.getRequestCount()).as("the stopped request never left").isEqualTo(before);
+    }
+  }
+
+  @Test
+  void aCacheThatHasNotSeenAPodDecidesNothingTheApiServerDecides() {
+    create("lag", 3, "Memory");
+    converge("lag", 25);
+    assertThat(ready("lag")).isEqualTo(3);
+    Map<String, String> pods = podUids("lag");
+    Map<String, String> ids = memberIds("lag");
+    int events = client.v1().events().inNamespace(NS).list().getItems().size();
+    try (KubernetesClient guarded = guarded()) {
+      var caches = new SnapshotReads(client, NS);
+      ClusterReconcile pass = cachedPass(guarded, caches);
+      pass.reconcile(NS, "lag"); // settles it on the API server
+      var lagging = new SnapshotReads(client, NS);
+      lagging.pods.removeIf(p -> p.getMetadata().getName().equals(members("lag").getFirst().getMetadata().getName()));
+      lookFrom(pass, lagging);
+      int before = server.getRequestCount();
+      for (int i = 0; i < 8; i++) { // 8 s: a loss seen in the cache alone would be "proven" after 5
+        now.updateAndGet(t -> t.plusSeconds(1));
+        assertThat(pass.reconcile(NS, "lag")).contains(StepExecutor.STEADY);
+      }
+      assertThat(server.getRequestCount()).as("each pass went on to the API server").isGreaterThan(before);
+    }
+    assertThat(podUids("lag")).as("no Pod replaced").isEqualTo(pods);
+    assertThat(memberIds("lag")).as("no member replaced").isEqualTo(ids);
+    assertThat(client.v1().events().inNamespace(NS).list().getItems()).as("no event").hasSize(events);
   }
 
   @Test

@@ -1,0 +1,95 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdDefrag;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * {@link KubeReads} from the cluster controller's informers. Objects are copies: a pass changes what it read (a status
+ * it is about to write), and the caches are shared. A cluster's objects are found through an index on its label.
+ */
+public final class InformerReads implements KubeReads {
+
+  static final String BY_CLUSTER = "by-cluster";
+
+  private final IndexerResourceCache<EtcdCluster> clusters;
+  private final InformerEventSource<EtcdMember, EtcdCluster> members;
+  private final InformerEventSource<Pod, EtcdCluster> pods;
+  private final InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes;
+  private final InformerEventSource<EtcdDefrag, EtcdCluster> defrags;
+  private final KubernetesSerialization json;
+
+  public InformerReads(IndexerResourceCache<EtcdCluster> clusters, InformerEventSource<EtcdMember, EtcdCluster> members,
+      InformerEventSource<Pod, EtcdCluster> pods, InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes,
+      InformerEventSource<EtcdDefrag, EtcdCluster> defrags, KubernetesSerialization json) {
+    this.clusters = clusters;
+    this.members = members;
+    this.pods = pods;
+    this.volumes = volumes;
+    this.defrags = defrags;
+    this.json = json;
+  }
+
+  /** The index every labelled source needs, added before the informers start. */
+  public static <R extends HasMetadata> Map<String, Function<R, List<String>>> clusterIndex() {
+    return Map.of(BY_CLUSTER, r -> Optional.ofNullable(r.getMetadata().getLabels())
+        .map(l -> l.get(EtcdOperatorApi.LABEL_CLUSTER))
+        .map(c -> List.of(key(r.getMetadata().getNamespace(), c))).orElse(List.of()));
+  }
+
+  private static String key(String namespace, String cluster) {
+    return namespace + "/" + cluster;
+  }
+
+  @Override
+  public Optional<EtcdCluster> cluster(String namespace, String name) {
+    return clusters.get(new ResourceID(name, namespace)).map(this::copy);
+  }
+
+  @Override
+  public List<EtcdMember> members(String namespace, String cluster) {
+    return members.byIndex(BY_CLUSTER, key(namespace, cluster)).stream().map(this::copy).toList();
+  }
+
+  @Override
+  public List<Pod> pods(String namespace, String cluster) {
+    return pods.byIndex(BY_CLUSTER, key(namespace, cluster)).stream().map(this::copy).toList();
+  }
+
+  /** Only Pods with a cluster label are cached: one without it is "not seen", and the pass asks the API server. */
+  @Override
+  public Optional<Pod> pod(String namespace, String name) {
+    return pods.get(new ResourceID(name, namespace)).map(this::copy);
+  }
+
+  @Override
+  public List<PersistentVolumeClaim> volumes(String namespace, String cluster) {
+    return volumes.byIndex(BY_CLUSTER, key(namespace, cluster)).stream().map(this::copy).toList();
+  }
+
+  @Override
+  public Optional<PersistentVolumeClaim> volume(String namespace, String name) {
+    return volumes.get(new ResourceID(name, namespace)).map(this::copy);
+  }
+
+  @Override
+  public List<EtcdDefrag> defrags(String namespace) {
+    return defrags.list(namespace, d -> true).map(this::copy).toList();
+  }
+
+  private <R> R copy(R cached) {
+    return json.clone(cached);
+  }
+}
