@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -45,6 +46,45 @@ class QuickStartE2EIT {
 
     assertThat(env.client().persistentVolumeClaims().inNamespace(ns).list().getItems()).isEmpty();
     assertServesThroughClientService(env, ns, "my-mem-etcd");
+  }
+
+  /**
+   * Issue 25: once settled, both clusters' periodic passes and member passes woken by an edit read the informers'
+   * caches: kube-apiserver's audit log shows no request from the operator (watches and its Lease aside).
+   */
+  @Test
+  void settledClustersAreLookedAtWithoutAnyRequestToTheApiServer(E2eEnvironment env) {
+    Map<String, String> clusters = Map.of("quickstart-disk", "my-etcd", "quickstart-memory", "my-mem-etcd");
+    clusters.forEach((ns, name) -> env.awaitReady(ns, name, 3, READY));
+    var audit = new ApiServerAudit(env.kube().controlPlane().auditLog());
+    long settledAt = cachePasses(env, "etcdcluster");
+    Await.until("a cluster pass on the caches", Duration.ofMinutes(2), () -> cachePasses(env, "etcdcluster") > settledAt);
+
+    assertThat(audit.operatorRequestsSince(0)).as("the audit log tells the operator's requests (it formed both)")
+        .anyMatch(r -> r.verb().equals("create") && r.resource().equals("pods"));
+    long mark = audit.mark();
+    long clusterPasses = cachePasses(env, "etcdcluster");
+    long memberPasses = cachePasses(env, "etcdmember");
+    clusters.forEach((ns, name) -> env.members(ns, name).forEach(m -> env.client().genericKubernetesResources(
+        m.getApiVersion(), m.getKind()).inNamespace(ns).withName(m.getMetadata().getName())
+        .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"e2e/touched\":\"1\"}}}")));
+    Await.until("six member passes and two periodic passes of each cluster on the caches", Duration.ofMinutes(2),
+        () -> cachePasses(env, "etcdmember") >= memberPasses + 6 && cachePasses(env, "etcdcluster") >= clusterPasses + 4);
+
+    List<ApiServerAudit.Request> sent = audit.operatorRequestsSince(mark);
+    System.out.printf("settled: %d cluster and %d member passes on the caches, %d requests to kube-apiserver%n",
+        cachePasses(env, "etcdcluster") - clusterPasses, cachePasses(env, "etcdmember") - memberPasses, sent.size());
+    assertThat(sent).as("the operator's requests while its clusters were settled").isEmpty();
+  }
+
+  /** etcd_operator_cache_passes_total of one controller that ran to their end on the caches. */
+  private static long cachePasses(E2eEnvironment env, String controller) {
+    return env.operator().get("/metrics").body().lines()
+        .filter(l -> l.startsWith("etcd_operator_cache_passes_total{") && l.contains("controller=\"" + controller + "\"")
+            && l.contains("result=\"settled\""))
+        .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
   }
 
   /** A client inside the cluster (here: a member Pod's network and hosts file) writes and reads by Service name. */

@@ -102,8 +102,11 @@ public final class ControlPlane implements AutoCloseable {
         ServiceAccountKeys keys = ServiceAccountKeys.generate(workDir.resolve("pki"));
         Path tokens = writeTokenFile(workDir.resolve("pki/tokens.csv"));
         ControlPlaneFlags.FrontProxy frontProxy = ControlPlaneFlags.FrontProxy.generate(workDir.resolve("pki"));
-        LocalProcess apiServerProcess = run("kube-apiserver", ControlPlaneFlags.apiServer(
+        List<String> apiServerFlags = new ArrayList<>(ControlPlaneFlags.apiServer(
                 binaries.apiServer(), apiServerCertDir(), etcdEndpoint, ports[2], tokens, keys, frontProxy));
+        apiServerFlags.addAll(ControlPlaneFlags.audit(writeAuditPolicy(workDir.resolve("audit-policy.yaml")),
+                auditLog()));
+        LocalProcess apiServerProcess = run("kube-apiserver", apiServerFlags);
         ReadinessProbe.https(apiServer.resolve("/readyz"), apiServerCertificate(), Optional.of(adminToken))
                 .await(apiServerProcess, deadline);
         kubeconfig = Kubeconfig.write(workDir.resolve("kubeconfig"), apiServer, apiServerCertificate(), adminToken);
@@ -124,6 +127,26 @@ public final class ControlPlane implements AutoCloseable {
         LocalProcess process = LocalProcess.start(name, command, workDir, workDir.resolve("logs/" + name + ".log"));
         processes.add(process);
         return process;
+    }
+
+    /** Every request's metadata, after its response (a watch also when it starts): who sent what, one JSON line each. */
+    private static Path writeAuditPolicy(Path file) {
+        try {
+            return Files.writeString(file, """
+                    apiVersion: audit.k8s.io/v1
+                    kind: Policy
+                    omitStages: [RequestReceived]
+                    rules:
+                    - level: Metadata
+                    """);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    /** kube-apiserver's audit log: one JSON event per request (user, verb, resource), for counting who asked what. */
+    public Path auditLog() {
+        return workDir.resolve("logs/kube-apiserver-audit.log");
     }
 
     private Path writeTokenFile(Path file) {

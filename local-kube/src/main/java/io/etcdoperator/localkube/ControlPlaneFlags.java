@@ -62,6 +62,11 @@ final class ControlPlaneFlags {
         }
     }
 
+    static List<String> audit(Path policy, Path log) {
+        return List.of("--audit-policy-file=" + policy, "--audit-log-path=" + log, "--audit-log-format=json",
+                "--audit-log-maxbackup=1", "--audit-log-maxsize=200");
+    }
+
     static List<String> apiServer(Path binary, Path certDir, URI etcd, int port, Path tokenFile,
             ServiceAccountKeys keys, FrontProxy frontProxy) {
         List<String> flags = new ArrayList<>(List.of(binary.toString(),

@@ -135,11 +135,18 @@ public final class Main implements Callable<Integer> {
         OperatorConfig.namespaces(watchNamespace));
   }
 
+  /** The User-Agent of every request the operator sends to the API server. */
+  public static final String USER_AGENT = "etcd-operator/" + Optional.ofNullable(Main.class.getPackage()
+      .getImplementationVersion()).orElse("dev");
+
   @Override
   public Integer call() throws Exception {
     LogConfiguration.of(logFormat, logLevel).apply();
     OperatorConfig config = config();
-    KubernetesClient client = new KubernetesClientBuilder().withHttpClientFactory(new VirtualThreads.KubernetesHttp())
+    // its own user agent: audit logs and API priority rules can tell its requests from any other fabric8 client's
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(
+            io.fabric8.kubernetes.client.Config.autoConfigure(null)).withUserAgent(USER_AGENT).build())
+        .withHttpClientFactory(new VirtualThreads.KubernetesHttp())
         .withHttpClientBuilderConsumer(io.etcdoperator.operator.cluster.CachePass::guard).build();
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     OperatorMeters.bindTo(registry);
@@ -212,7 +219,7 @@ public final class Main implements Callable<Integer> {
     var lease = config.leaderElection() ? io.etcdoperator.operator.cluster.LeaseCheck.of(client,
         config.leaseNamespace(), OperatorConfig.LEASE_NAME, config.identity(), clock)
         : io.etcdoperator.operator.cluster.LeaseCheck.NONE;
-    var cachePass = io.etcdoperator.operator.cluster.CachePass.on(client);
+    var cachePass = io.etcdoperator.operator.cluster.CachePass.on(client, registry);
     var clusterPass = new ClusterReconcile(client, dialer, events, metrics, clock,
         io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain(), lease, cachePass);
     register(operator, new EtcdClusterReconciler(clusterPass, client, events, clock), namespaces);

@@ -72,6 +72,8 @@ class SimulatedFleetBench {
           + Math.round(peakRss) + " MiB");
 
       Thread.sleep(Duration.ofSeconds(settleSeconds)); // a fixed wait by design: "idle" has no event to await
+      var audit = new io.etcdoperator.e2e.ApiServerAudit(env.kube().controlPlane().auditLog());
+      long idleMark = audit.mark();
       ProcessUsage idleStart = ProcessUsage.of(operator);
       double idleRss = idleStart.rssMib();
       ProcessUsage idleEnd = idleStart;
@@ -83,12 +85,15 @@ class SimulatedFleetBench {
       double idleCpu = idleEnd.cpuSecondsSince(idleStart);
       String rssSplit = ProcessUsage.rssSplit(operator);
       ApiServerRequests requestsIdle = requests(env);
+      Map<String, Long> operatorIdle = new java.util.TreeMap<>();
+      audit.operatorRequestsSince(idleMark).forEach(r -> operatorIdle.merge(r.verb() + " " + r.resource(), 1L, Long::sum));
       // after the idle window: its full collection would disturb it
       OptionalLong live = LiveHeap.bytes(operator, out.resolveSibling("simulated-histogram.txt"));
 
       FleetTimeline timeline = FleetTimeline.parse(env.operator().logText().lines());
       write(start, creating, allReady, peakRss, idleRss, rssSplit, idleCpu, live, timeline,
-          cpuReady.since(cpuBefore), requestsReady.since(requestsBefore), requestsIdle.since(requestsReady));
+          cpuReady.since(cpuBefore), requestsReady.since(requestsBefore), requestsIdle.since(requestsReady),
+          operatorIdle);
       assertThat(ready).as("clusters at READY=3").hasSize(clusters);
     }
   }
@@ -127,7 +132,8 @@ class SimulatedFleetBench {
 
   private void write(Instant start, Duration creating, Duration allReady, double peakRss, double idleRss,
       String rssSplit, double idleCpu, OptionalLong live, FleetTimeline timeline, Map<String, Double> cpu,
-      Map<String, Long> rampRequests, Map<String, Long> idleRequests) throws IOException {
+      Map<String, Long> rampRequests, Map<String, Long> idleRequests, Map<String, Long> operatorIdle)
+      throws IOException {
     line("## " + clusters + " simulated three-member clusters");
     line("");
     line("| measurement | value |");
@@ -177,6 +183,8 @@ class SimulatedFleetBench {
     line("");
     requestTable("kube-apiserver requests while the fleet formed (all clients; top 25)", rampRequests);
     requestTable("kube-apiserver requests in the settle + idle window (all clients; top 25)", idleRequests);
+    requestTable("the operator's requests in the " + idleSeconds + " s idle window (kube-apiserver's audit log, by its "
+        + "User-Agent; watches and its Lease left out)", operatorIdle);
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, String.join("\n", report) + "\n");
     say("report written to " + out.toAbsolutePath() + "\n" + String.join("\n", report));

@@ -113,11 +113,10 @@ public class ClusterReconcile {
   public Optional<Duration> reconcile(String namespace, String name) {
     Optional<KubeReads> cached = caches.filter(c -> cachePass.enabled() && pacing.settled(namespace + "/" + name));
     if (cached.isPresent()) {
-      try {
-        return CachePass.run(() -> reconcile(namespace, name, cached.get()));
-      } catch (CachePass.NeedsApiServer e) {
-        LOG.atDebug().addKeyValue("cluster", name).addKeyValue("request", e.getMessage())
-            .log("cache pass needs the API server");
+      Optional<Optional<Duration>> settled = cachePass.attempt("etcdcluster",
+          () -> reconcile(namespace, name, cached.get()));
+      if (settled.isPresent()) {
+        return settled.get();
       }
     }
     pacing.settle(namespace + "/" + name, false); // until this pass plans Converged

@@ -18,8 +18,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -45,8 +43,6 @@ import java.util.List;
 public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<EtcdMember> {
 
   private static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
-
-  private static final Logger LOG = LoggerFactory.getLogger(EtcdMemberReconciler.class);
 
   private final MemberReconcile pass;
   private final Supplier<Optional<KubeReads>> caches;
@@ -83,13 +79,11 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
       Optional<KubeReads> cached = caches.get().filter(c -> cachePass.enabled() && settled.remove(id)
           && sameVersions(resource, context, c));
       if (cached.isPresent()) {
-        try {
-          EtcdMember copy = context.getClient().getKubernetesSerialization().clone(resource);
-          Optional<Duration> next = CachePass.run(() -> pass.reconcile(copy, cached.get()));
+        EtcdMember copy = context.getClient().getKubernetesSerialization().clone(resource);
+        Optional<Optional<Duration>> next = cachePass.attempt("etcdmember", () -> pass.reconcile(copy, cached.get()));
+        if (next.isPresent()) {
           settled.add(id);
-          return next.map(d -> control.rescheduleAfter(d)).orElse(control);
-        } catch (CachePass.NeedsApiServer e) {
-          LOG.atDebug().addKeyValue("request", e.getMessage()).log("cache pass needs the API server");
+          return next.get().map(d -> control.rescheduleAfter(d)).orElse(control);
         }
       }
       EtcdMember fresh = context.getClient().resource(resource).get(); // the cache may lag our own status writes
