@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** What a person can do once every member lost its data: the newest snapshot, and whether a reset was asked. */
-final class AllLostRecourse {
+public final class AllLostRecourse {
 
   private final KubernetesClient client;
 
@@ -32,9 +32,7 @@ final class AllLostRecourse {
     if (!allLost || latched == null) {
       return ObservedCluster.Recourse.NONE;
     }
-    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-    String asked = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RESET_EMPTY);
-    boolean reset = latched != null && asked != null && ClusterId.parse(latched).equals(parsedOrNull(asked.strip()));
+    boolean reset = resetAsked(cluster);
     Optional<String> newest = client.resources(EtcdSnapshot.class).inNamespace(cluster.getMetadata().getNamespace())
         .list().getItems().stream()
         .filter(s -> s.getSpec() != null && s.getSpec().getClusterRef() != null
@@ -43,6 +41,14 @@ final class AllLostRecourse {
         .max(java.util.Comparator.comparing((EtcdSnapshot s) -> s.getMetadata().getCreationTimestamp()))
         .map(s -> s.getMetadata().getName());
     return new ObservedCluster.Recourse(newest, reset);
+  }
+
+  /** The reset-empty annotation names the latched cluster id (a person's "its data is gone, start empty"). */
+  public static boolean resetAsked(EtcdCluster cluster) {
+    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+    String asked = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RESET_EMPTY);
+    String latched = cluster.getStatus() == null ? null : cluster.getStatus().getClusterID();
+    return latched != null && asked != null && ClusterId.parse(latched).equals(parsedOrNull(asked.strip()));
   }
 
   private static ClusterId parsedOrNull(String hex) {

@@ -215,11 +215,10 @@ public class ClusterReconcile {
       outcome = Outcome.problem(Reason.RESOURCE_CONFLICT, conflict.get(), StepExecutor.STEADY);
     } else {
       Step step = planner.next(observed, desired);
-      if (!(step instanceof Step.Converged)) {
-        CachePass.needsApiServer("planned " + step.getClass().getSimpleName());
-      }
       if (step instanceof Step.Converged) {
         pacing.settle(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName(), true);
+      } else {
+        CachePass.needsApiServer("planned " + step.getClass().getSimpleName()); // acts only on the API server's view
       }
       LOG.atDebug().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("step", step).log("planned");
       outcome = executor.execute(step, cluster, observation, material);

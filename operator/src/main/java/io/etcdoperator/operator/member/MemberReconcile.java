@@ -9,6 +9,7 @@ import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
+import io.etcdoperator.operator.cluster.AllLostRecourse;
 import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.cluster.KubeReads;
 import io.etcdoperator.operator.cluster.TlsSecretLookup;
@@ -352,7 +353,7 @@ public class MemberReconcile {
     if (cluster == null || cluster.getMetadata().getDeletionTimestamp() != null) {
       return new Cleanup(true, "cluster is being deleted; MemberRemove skipped");
     }
-    if (resetEmpty(cluster)) {
+    if (AllLostRecourse.resetAsked(cluster)) { // no etcd left to remove this member from
       return new Cleanup(true, "every member lost its data and the cluster is reset to empty; MemberRemove skipped");
     }
     List<URI> endpoints = voterEndpoints(member, cluster, true);
@@ -381,14 +382,6 @@ public class MemberReconcile {
           .log("MemberRemove failed; will retry");
       return new Cleanup(false, e.getMessage());
     }
-  }
-
-  /** reset-empty names the latched cluster id: there is no etcd left to remove this member from. */
-  private static boolean resetEmpty(EtcdCluster cluster) {
-    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-    String asked = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_RESET_EMPTY);
-    String latched = cluster.getStatus() == null ? null : cluster.getStatus().getClusterID();
-    return asked != null && latched != null && asked.strip().equalsIgnoreCase(latched);
   }
 
   private static Optional<MemberId> memberId(EtcdMember member, EtcdAdmin etcd) {

@@ -74,7 +74,7 @@ final class QuorumLoss {
    */
   private static Optional<Step> automatic(ObservedCluster observed) {
     List<ObservedMember> voters = observed.running().stream().filter(ObservedMember::voterMark).toList();
-    List<ObservedMember> gone = voters.stream().filter(QuorumLoss::showsLoss).toList();
+    List<ObservedMember> gone = voters.stream().filter(QuorumLoss::provableLoss).toList();
     if (gone.isEmpty() || Quorum.holds(voters.size() - gone.size(), voters.size())) {
       return Optional.empty();
     }
@@ -85,7 +85,7 @@ final class QuorumLoss {
           LossProof.WINDOW));
     }
     List<String> lost = gone.stream().map(ObservedMember::name).sorted().toList();
-    List<ObservedMember> survivors = voters.stream().filter(m -> !showsLoss(m)).toList();
+    List<ObservedMember> survivors = voters.stream().filter(m -> !provableLoss(m)).toList();
     if (survivors.isEmpty()) {
       return AllMembersLost.reset(observed).or(() -> Optional.of(new Step.Wait(Reason.ALL_MEMBERS_LOST,
           AllMembersLost.message(observed, lost), ClusterPlanner.LONG)));
@@ -101,7 +101,7 @@ final class QuorumLoss {
   }
 
   /** Not ready and showing a sign of lost data that would be proof once confirmed (a WAL-less start never is). */
-  static boolean showsLoss(ObservedMember member) {
+  static boolean provableLoss(ObservedMember member) {
     return !member.ready() && (member.broken().map(ObservedMember.Broken::proven).orElse(false)
         || (member.memory() && member.podLost()));
   }
