@@ -67,7 +67,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         .withSecondaryToPrimaryMapper((Pod p) -> clusterOf(p).map(c -> Set.of(new ResourceID(c,
             p.getMetadata().getNamespace()))).orElse(Set.of()))
         .withOnUpdateFilter((Pod next, Pod previous) -> !MemberPods.running(next))
-        .withItemStore(new LeanItemStore<>()).build();
+        .withItemStore(LeanItemStore.memberPods()).build();
     // cache only: a claim changes with its member (the member controller watches them), never on its own
     var volumes = InformerEventSourceConfiguration.from(PersistentVolumeClaim.class, EtcdCluster.class)
         .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER)
