@@ -224,7 +224,7 @@ public final class Main implements Callable<Integer> {
         io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain(), lease, cachePass);
     register(operator, new EtcdClusterReconciler(clusterPass, client, events, clock), namespaces);
     register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock, agent),
-        clusterPass::caches, cachePass), namespaces);
+        clusterPass::caches, clusterPass::readMembersFrom, cachePass), namespaces);
     Optional<String> image = agent.map(AgentImage::image);
     register(operator, new EtcdSnapshotReconciler(new SnapshotReconcile(client, agent, events, clock,
         new VerifyMetrics(registry))), namespaces);

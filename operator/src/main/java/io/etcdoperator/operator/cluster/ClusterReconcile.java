@@ -2,6 +2,8 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdClusterStatus;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.config.ClusterDomain;
 import io.etcdoperator.operator.events.EventRecorder;
@@ -55,6 +57,7 @@ public class ClusterReconcile {
   private final KubeReads apiServer;
   private final CachePass cachePass;
   private volatile Optional<KubeReads> caches = Optional.empty();
+  private volatile Optional<IndexerResourceCache<EtcdMember>> memberObjects = Optional.empty();
 
   /** Looks for cert-manager now (once per operator start) and takes the cluster domain from resolv.conf. */
   public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
@@ -99,6 +102,15 @@ public class ClusterReconcile {
   /** From now on a settled cluster's passes read {@code caches} first (the cluster controller's informers). */
   public void readFrom(KubeReads caches) {
     this.caches = Optional.of(caches);
+  }
+
+  /** The member controller's cache of whole EtcdMembers, indexed by cluster (one copy serves both controllers). */
+  public void readMembersFrom(IndexerResourceCache<EtcdMember> objects) {
+    this.memberObjects = Optional.of(objects);
+  }
+
+  Optional<IndexerResourceCache<EtcdMember>> memberObjects() {
+    return memberObjects;
   }
 
   /** The caches once the cluster controller's informers exist (the member controller reads its Pods there too). */

@@ -53,9 +53,9 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
   @Override
   public List<EventSource<?, EtcdCluster>> prepareEventSources(EventSourceContext<EtcdCluster> context) {
-    // whole objects (less managedFields): a settled cluster's pass reads them from here (CachePass)
+    // metadata: a settled cluster's pass reads the member controller's objects, of the versions seen here
     var members = InformerEventSourceConfiguration.from(EtcdMember.class, EtcdCluster.class)
-        .withItemStore(new LeanItemStore<>()).build();
+        .withItemStore(LeanItemStore.metadataOnly(EtcdMember::new)).build();
     var defrags = InformerEventSourceConfiguration.from(EtcdDefrag.class, EtcdCluster.class)
         .withSecondaryToPrimaryMapper((EtcdDefrag d) -> d.getSpec() == null || d.getSpec().getClusterRef() == null
             ? Set.of() : Set.of(new ResourceID(d.getSpec().getClusterRef().getName(), d.getMetadata().getNamespace())))
@@ -86,8 +86,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
     memberSource.addIndexers(InformerReads.clusterIndex());
     podSource.addIndexers(InformerReads.clusterIndex());
     volumeSource.addIndexers(InformerReads.clusterIndex());
-    pass.readFrom(new InformerReads(context.getPrimaryCache(), memberSource, podSource, volumeSource, defragSource,
-        context.getClient().getKubernetesSerialization()));
+    pass.readFrom(new InformerReads(context.getPrimaryCache(), memberSource, pass::memberObjects, podSource,
+        volumeSource, defragSource, context.getClient().getKubernetesSerialization()));
     return List.of(memberSource, defragSource, podSource, volumeSource, services, budgets);
   }
 

@@ -25,16 +25,20 @@ public final class InformerReads implements KubeReads {
   static final String BY_CLUSTER = "by-cluster";
 
   private final IndexerResourceCache<EtcdCluster> clusters;
+  private final java.util.function.Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects;
   private final InformerEventSource<EtcdMember, EtcdCluster> members;
   private final InformerEventSource<Pod, EtcdCluster> pods;
   private final InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes;
   private final InformerEventSource<EtcdDefrag, EtcdCluster> defrags;
   private final KubernetesSerialization json;
 
+  /** {@code members}: this controller's metadata-only cache; {@code memberObjects}: the member controller's. */
   public InformerReads(IndexerResourceCache<EtcdCluster> clusters, InformerEventSource<EtcdMember, EtcdCluster> members,
+      java.util.function.Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects,
       InformerEventSource<Pod, EtcdCluster> pods, InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes,
       InformerEventSource<EtcdDefrag, EtcdCluster> defrags, KubernetesSerialization json) {
     this.clusters = clusters;
+    this.memberObjects = memberObjects;
     this.members = members;
     this.pods = pods;
     this.volumes = volumes;
@@ -58,9 +62,24 @@ public final class InformerReads implements KubeReads {
     return clusters.get(new ResourceID(name, namespace)).map(this::copy);
   }
 
+  /**
+   * The member controller's objects (its primary cache, the one whole copy of each EtcdMember), when they are the
+   * versions this controller's own cache (metadata only, the one that woke it) has seen; else the API server's.
+   */
   @Override
   public List<EtcdMember> members(String namespace, String cluster) {
-    return members.byIndex(BY_CLUSTER, key(namespace, cluster)).stream().map(this::copy).toList();
+    IndexerResourceCache<EtcdMember> objects = memberObjects.get()
+        .orElseThrow(() -> new CachePass.NeedsApiServer("EtcdMember objects not cached yet"));
+    List<EtcdMember> whole = objects.byIndex(BY_CLUSTER, key(namespace, cluster));
+    if (!versions(whole).equals(versions(members.byIndex(BY_CLUSTER, key(namespace, cluster))))) {
+      CachePass.needsApiServer("the EtcdMember caches differ");
+    }
+    return whole.stream().map(this::copy).toList();
+  }
+
+  private static Map<String, String> versions(List<EtcdMember> members) {
+    return members.stream().collect(java.util.stream.Collectors.toMap(m -> m.getMetadata().getName(),
+        m -> String.valueOf(m.getMetadata().getResourceVersion())));
   }
 
   @Override

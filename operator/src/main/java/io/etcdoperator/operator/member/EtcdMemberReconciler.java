@@ -11,7 +11,10 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.etcdoperator.operator.cluster.CachePass;
+import io.etcdoperator.operator.cluster.InformerReads;
 import io.etcdoperator.operator.cluster.KubeReads;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import java.util.function.Consumer;
 import io.etcdoperator.operator.resources.Names;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.Optional;
@@ -50,19 +53,28 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
   /** Members whose last pass on the API server ended steady: their next pass may run on the caches. */
   private final Set<ResourceID> settled = ConcurrentHashMap.newKeySet();
 
+  private final Consumer<IndexerResourceCache<EtcdMember>> shareMembers;
+
   public EtcdMemberReconciler(MemberReconcile pass) {
-    this(pass, Optional::empty, CachePass.OFF);
+    this(pass, Optional::empty, cache -> { }, CachePass.OFF);
   }
 
-  /** {@code caches}: the cluster controller's (one cache of Pods and claims serves both controllers). */
-  public EtcdMemberReconciler(MemberReconcile pass, Supplier<Optional<KubeReads>> caches, CachePass cachePass) {
+  /**
+   * {@code caches}: the cluster controller's (one cache of Pods and claims serves both controllers); this controller's
+   * cache of whole EtcdMembers goes to {@code shareMembers} for the cluster controller's cache passes.
+   */
+  public EtcdMemberReconciler(MemberReconcile pass, Supplier<Optional<KubeReads>> caches,
+      Consumer<IndexerResourceCache<EtcdMember>> shareMembers, CachePass cachePass) {
     this.pass = pass;
     this.caches = caches;
+    this.shareMembers = shareMembers;
     this.cachePass = cachePass;
   }
 
   @Override
   public List<EventSource<?, EtcdMember>> prepareEventSources(EventSourceContext<EtcdMember> context) {
+    context.getPrimaryCache().addIndexers(InformerReads.clusterIndex());
+    shareMembers.accept(context.getPrimaryCache());
     var pods = InformerEventSourceConfiguration.from(Pod.class, EtcdMember.class)
         .withLabelSelector(EtcdOperatorApi.LABEL_CLUSTER).withItemStore(LeanItemStore.metadataOnly(Pod::new)).build();
     var pvcs = InformerEventSourceConfiguration.from(PersistentVolumeClaim.class, EtcdMember.class)
