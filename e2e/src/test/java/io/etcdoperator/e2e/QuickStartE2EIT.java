@@ -62,7 +62,8 @@ class QuickStartE2EIT {
     assertThat(audit.operatorRequestsSince(0)).as("the audit log tells the operator's requests (it formed both)")
         .anyMatch(r -> r.verb().equals("create") && r.resource().equals("pods"));
     long settledAt = cachePasses(env, "etcdcluster");
-    Await.until("a cluster pass on the caches", Duration.ofMinutes(2), () -> cachePasses(env, "etcdcluster") > settledAt);
+    Await.until("a cluster pass on the caches", Duration.ofMinutes(2),
+        () -> cachePasses(env, "etcdcluster") > settledAt);
 
     long idle = audit.mark();
     long clusterPasses = cachePasses(env, "etcdcluster");
@@ -93,7 +94,8 @@ class QuickStartE2EIT {
   /** etcd_operator_cache_passes_total of one controller that ran to their end on the caches. */
   private static long cachePasses(E2eEnvironment env, String controller) {
     return env.operator().get("/metrics").body().lines()
-        .filter(l -> l.startsWith("etcd_operator_cache_passes_total{") && l.contains("controller=\"" + controller + "\"")
+        .filter(l -> l.startsWith("etcd_operator_cache_passes_total{")
+            && l.contains("controller=\"" + controller + "\"")
             && l.contains("result=\"settled\""))
         .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
   }

@@ -129,7 +129,7 @@ public final class ControlPlane implements AutoCloseable {
         return process;
     }
 
-    /** Every request's metadata, after its response (a watch also when it starts): who sent what, one JSON line each. */
+    /** Every request's metadata after its response (a watch's also when it starts): who sent what, a JSON line each. */
     private static Path writeAuditPolicy(Path file) {
         try {
             return Files.writeString(file, """

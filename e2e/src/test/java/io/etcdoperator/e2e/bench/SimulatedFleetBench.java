@@ -86,7 +86,8 @@ class SimulatedFleetBench {
       String rssSplit = ProcessUsage.rssSplit(operator);
       ApiServerRequests requestsIdle = requests(env);
       Map<String, Long> operatorIdle = new java.util.TreeMap<>();
-      audit.operatorRequestsSince(idleMark).forEach(r -> operatorIdle.merge(r.verb() + " " + r.resource(), 1L, Long::sum));
+      audit.operatorRequestsSince(idleMark)
+          .forEach(r -> operatorIdle.merge(r.verb() + " " + r.resource(), 1L, Long::sum));
       // after the idle window: its full collection would disturb it
       OptionalLong live = LiveHeap.bytes(operator, out.resolveSibling("simulated-histogram.txt"));
 

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * A pass run on the informers' caches that must send nothing to the API server. Its first request (a read the caches
  * do not cover, or any write) is stopped before it leaves, and the pass ends with {@link NeedsApiServer}; the caller
  * then runs the pass again on the API server. So a steady cluster costs no request, and every step that acts is
- * decided on what the API server says, never on a cache that may not have seen the last write (docs/concepts.md, "Cache passes").
+ * decided on what the API server says, never on a cache that may not have seen the last write (docs/concepts.md,
+ * "Cache passes").
  */
 public final class CachePass {
 
