@@ -71,15 +71,20 @@ public final class InformerReads implements KubeReads {
     IndexerResourceCache<EtcdMember> objects = memberObjects.get()
         .orElseThrow(() -> new CachePass.NeedsApiServer("EtcdMember objects not cached yet"));
     List<EtcdMember> whole = objects.byIndex(BY_CLUSTER, key(namespace, cluster));
-    if (!versions(whole).equals(versions(members.byIndex(BY_CLUSTER, key(namespace, cluster))))) {
+    if (!sameVersions(whole, members.byIndex(BY_CLUSTER, key(namespace, cluster)))) {
       CachePass.needsApiServer("the EtcdMember caches differ");
     }
     return whole.stream().map(this::copy).toList();
   }
 
-  private static Map<String, String> versions(List<EtcdMember> members) {
-    return members.stream().collect(java.util.stream.Collectors.toMap(m -> m.getMetadata().getName(),
-        m -> String.valueOf(m.getMetadata().getResourceVersion())));
+  /** Two caches hold the same objects by name at the same resourceVersions: one has seen what woke the other. */
+  public static boolean sameVersions(List<? extends HasMetadata> one, List<? extends HasMetadata> other) {
+    return versions(one).equals(versions(other));
+  }
+
+  private static Map<String, String> versions(List<? extends HasMetadata> objects) {
+    return objects.stream().collect(java.util.stream.Collectors.toMap(o -> o.getMetadata().getName(),
+        o -> String.valueOf(o.getMetadata().getResourceVersion())));
   }
 
   @Override

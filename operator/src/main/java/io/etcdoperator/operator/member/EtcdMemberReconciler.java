@@ -9,7 +9,6 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.etcdoperator.operator.cluster.CachePass;
 import io.etcdoperator.operator.cluster.InformerReads;
 import io.etcdoperator.operator.cluster.KubeReads;
@@ -133,14 +132,10 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
    */
   private static boolean sameVersions(EtcdMember member, Context<EtcdMember> context, KubeReads cached) {
     String ns = member.getMetadata().getNamespace();
-    return same(context.getSecondaryResource(Pod.class), cached.pod(ns, member.getMetadata().getName()))
-        && same(context.getSecondaryResource(PersistentVolumeClaim.class),
-            cached.volume(ns, Names.dataPvc(member.getMetadata().getName())));
-  }
-
-  private static boolean same(Optional<? extends HasMetadata> woke, Optional<? extends HasMetadata> read) {
-    return woke.map(w -> w.getMetadata().getResourceVersion()).equals(read.map(r -> r.getMetadata()
-        .getResourceVersion()));
+    return InformerReads.sameVersions(context.getSecondaryResource(Pod.class).stream().toList(),
+        cached.pod(ns, member.getMetadata().getName()).stream().toList())
+        && InformerReads.sameVersions(context.getSecondaryResource(PersistentVolumeClaim.class).stream().toList(),
+            cached.volume(ns, Names.dataPvc(member.getMetadata().getName())).stream().toList());
   }
 
   private static LogContext logContext(EtcdMember member) {
