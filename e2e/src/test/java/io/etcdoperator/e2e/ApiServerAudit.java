@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,7 +19,8 @@ import java.util.List;
 public final class ApiServerAudit {
 
   /** One completed request: "GET pods default/my-etcd-0". */
-  public record Request(String verb, String resource, String namespace, String name, String userAgent) {
+  public record Request(String verb, String resource, String namespace, String name, String userAgent,
+      Instant received) {
     @Override
     public String toString() {
       return verb + " " + resource + " " + namespace + "/" + name + " (" + userAgent + ")";
@@ -58,7 +60,8 @@ public final class ApiServerAudit {
           continue;
         }
         out.add(new Request(verb, resource, event.path("objectRef").path("namespace").asText(""),
-            event.path("objectRef").path("name").asText(""), agent));
+            event.path("objectRef").path("name").asText(""), agent,
+            Instant.parse(event.path("requestReceivedTimestamp").asText("1970-01-01T00:00:00Z"))));
       } catch (IOException e) {
         // a line being written as we read: it belongs to the next window
       }

@@ -63,63 +63,27 @@ class QuickStartE2EIT {
     assertThat(audit.operatorRequestsSince(0)).as("the audit log tells the operator's requests (it formed both)")
         .anyMatch(r -> r.verb().equals("create") && r.resource().equals("pods"));
     // settled: the status written after READY=3 is in the caches, and a pass of each sends nothing
-    Await.until("a pass of both clusters without a request", Duration.ofMinutes(3), () -> {
-      long window = audit.mark();
-      awaitPassOfEach(env, clusters);
-      return audit.operatorRequestsSince(window).stream().noneMatch(r -> clusters.containsKey(r.namespace()));
-    });
-
-    long idle = audit.mark();
-    long clusterPasses = cachePasses(env, "etcdcluster");
-    awaitPassOfEach(env, clusters);
-    awaitPassOfEach(env, clusters);
-    List<ApiServerAudit.Request> all = audit.operatorRequestsSince(idle);
-    List<ApiServerAudit.Request> sent = all.stream().filter(r -> clusters.containsKey(r.namespace())).toList();
-    System.out.printf("idle: %d cluster passes on the caches, %d requests for these two clusters (%d for other "
-        + "clusters of the shared environment)%n", cachePasses(env, "etcdcluster") - clusterPasses, sent.size(),
-        all.size() - sent.size());
-    assertThat(sent).as("the operator's requests for these clusters while they were settled").isEmpty();
+    Await.until("a pass of both clusters without a request", Duration.ofMinutes(3),
+        () -> SettledPasses.requestsInOnePass(env, audit, clusters).isEmpty());
+    assertThat(SettledPasses.requestsInTwoPasses(env, audit, clusters))
+        .as("the operator's requests for these clusters while they were settled").isEmpty();
 
     long edited = audit.mark();
-    long memberPasses = cachePasses(env, "etcdmember");
+    long memberPasses = SettledPasses.cachePasses(env, "etcdmember");
     clusters.forEach((ns, name) -> env.members(ns, name).forEach(m -> env.client().genericKubernetesResources(
         m.getApiVersion(), m.getKind()).inNamespace(ns).withName(m.getMetadata().getName())
         .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
             io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
             "{\"metadata\":{\"annotations\":{\"e2e/touched\":\"1\"}}}")));
     Await.until("a pass of each edited member on the caches", Duration.ofMinutes(2),
-        () -> cachePasses(env, "etcdmember") >= memberPasses + 6);
+        () -> SettledPasses.cachePasses(env, "etcdmember") >= memberPasses + 6);
     List<ApiServerAudit.Request> afterEdit = audit.operatorRequestsSince(edited).stream()
         .filter(r -> clusters.containsKey(r.namespace())).toList();
     System.out.printf("six EtcdMembers edited: %d member passes on the caches, %d requests (%s)%n",
-        cachePasses(env, "etcdmember") - memberPasses, afterEdit.size(), afterEdit);
+        SettledPasses.cachePasses(env, "etcdmember") - memberPasses, afterEdit.size(), afterEdit);
     assertThat(afterEdit).as("a member pass reads its member, Pod or claim by name; none did")
         .noneMatch(r -> r.verb().equals("get") && List.of("etcdmembers", "pods", "persistentvolumeclaims")
             .contains(r.resource()));
-  }
-
-  private static void awaitPassOfEach(E2eEnvironment env, Map<String, String> clusters) {
-    Map<String, Double> before = new java.util.HashMap<>();
-    clusters.forEach((ns, name) -> before.put(ns, lastPass(env, ns, name)));
-    Await.until("a periodic pass of each cluster", Duration.ofMinutes(2), () -> clusters.entrySet().stream()
-        .allMatch(c -> lastPass(env, c.getKey(), c.getValue()) > before.get(c.getKey())));
-  }
-
-  /** When the cluster's last pass that completed started (Unix seconds), from the operator's metrics. */
-  private static double lastPass(E2eEnvironment env, String namespace, String cluster) {
-    return env.operator().get("/metrics").body().lines()
-        .filter(l -> l.startsWith("etcd_operator_cluster_last_reconcile_success_timestamp_seconds{")
-            && l.contains("namespace=\"" + namespace + "\"") && l.contains("cluster=\"" + cluster + "\""))
-        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).max().orElse(0);
-  }
-
-  /** etcd_operator_cache_passes_total of one controller that ran to their end on the caches. */
-  private static long cachePasses(E2eEnvironment env, String controller) {
-    return env.operator().get("/metrics").body().lines()
-        .filter(l -> l.startsWith("etcd_operator_cache_passes_total{")
-            && l.contains("controller=\"" + controller + "\"")
-            && l.contains("result=\"settled\""))
-        .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
   }
 
   /** A client inside the cluster (here: a member Pod's network and hosts file) writes and reads by Service name. */

@@ -147,7 +147,7 @@ public final class Main implements Callable<Integer> {
     KubernetesClient client = new KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(
             io.fabric8.kubernetes.client.Config.autoConfigure(null)).withUserAgent(USER_AGENT).build())
         .withHttpClientFactory(new VirtualThreads.KubernetesHttp())
-        .withHttpClientBuilderConsumer(io.etcdoperator.operator.cluster.CachePass::guard).build();
+        .withHttpClientBuilderConsumer(io.etcdoperator.operator.reads.CachePass::guard).build();
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     OperatorMeters.bindTo(registry);
     var running = new Operator(o -> {
@@ -219,7 +219,7 @@ public final class Main implements Callable<Integer> {
     var lease = config.leaderElection() ? io.etcdoperator.operator.cluster.LeaseCheck.of(client,
         config.leaseNamespace(), OperatorConfig.LEASE_NAME, config.identity(), clock)
         : io.etcdoperator.operator.cluster.LeaseCheck.NONE;
-    var cachePass = io.etcdoperator.operator.cluster.CachePass.on(client, registry);
+    var cachePass = io.etcdoperator.operator.reads.CachePass.on(client, registry);
     var clusterPass = new ClusterReconcile(client, dialer, events, metrics, clock,
         io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain(), lease, cachePass);
     register(operator, new EtcdClusterReconciler(clusterPass, client, events, clock), namespaces);

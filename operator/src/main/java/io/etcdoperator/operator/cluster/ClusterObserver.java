@@ -19,6 +19,8 @@ import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.Maintenance;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
+import io.etcdoperator.operator.reads.KubeReads;
+import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.BackendQuota;
@@ -149,7 +151,7 @@ public class ClusterObserver {
     List<ObservedMember> out = new ArrayList<>();
     Map<String, String> secretVersions = new java.util.HashMap<>();
     for (EtcdMember listed : members) {
-      EtcdMember m = TlsSecretLookup.stamped(client, listed, secretVersions);
+      EtcdMember m = TlsSecretLookup.stamped(dialer.secrets(), listed, secretVersions);
       Pod pod = pods.get(m.getMetadata().getName());
       Optional<EndpointStatus> endpoint = etcd == null ? Optional.empty()
           : endpointStatus(m, pod, etcd, membership, now);

@@ -3,6 +3,8 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdClusterStatus;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.operator.reads.KubeReads;
+import io.etcdoperator.operator.reads.CachePass;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.config.ClusterDomain;
@@ -85,13 +87,13 @@ public class ClusterReconcile {
     this.cachePass = cachePass;
     this.observer = new ClusterObserver(client, dialer, spaceRecoveries, evidence);
     this.dialer = dialer;
-    this.executor = new StepExecutor(client, events, clock, spaceRecoveries, lease);
+    this.executor = new StepExecutor(client, dialer.secrets(), events, clock, spaceRecoveries, lease);
     this.objects = new ClusterObjects(client);
     this.report = new ClusterReport(client, events, metrics, objects);
     this.clock = clock;
     this.certManagerInstalled = certManagerInstalled;
     this.certificates = new CertManagerObjects(client, events, clusterDomain);
-    this.issuedTls = new IssuedTlsReconcile(client, events, clusterDomain);
+    this.issuedTls = new IssuedTlsReconcile(client, dialer.secrets(), events, clusterDomain);
   }
 
   /** The cluster-wide objects; the cluster controller hands them its informers' caches once it has them. */
@@ -171,7 +173,7 @@ public class ClusterReconcile {
     Refusals.adoptImmutables(cluster.getSpec(), status);
     Optional<String> conflict = objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
     try {
-      Optional<IssuedTlsReconcile.Pass> tls = tls(cluster, now);
+      Optional<IssuedTlsReconcile.Pass> tls = tls(cluster, now, reads);
       ClusterObserver.Observation observation = observer.observe(cluster, now, reads);
       Duration next = pass(cluster, before, observation, tls.flatMap(IssuedTlsReconcile.Pass::material), refusals,
           conflict, now);
@@ -189,11 +191,11 @@ public class ClusterReconcile {
   }
 
   /** TLS material comes first: members cannot start, nor the operator dial, without it. Restarts are the roller's. */
-  private Optional<IssuedTlsReconcile.Pass> tls(EtcdCluster cluster, Instant now) {
+  private Optional<IssuedTlsReconcile.Pass> tls(EtcdCluster cluster, Instant now, KubeReads reads) {
     if (CertManagerCertificates.usesCertManager(cluster)) {
       certificates.ensure(cluster);
     }
-    return IssuedTlsReconcile.applies(cluster) ? Optional.of(issuedTls.reconcile(cluster, now)) : Optional.empty();
+    return IssuedTlsReconcile.applies(cluster) ? Optional.of(issuedTls.reconcile(cluster, now, reads)) : Optional.empty();
   }
 
   private Duration pass(EtcdCluster cluster, EtcdClusterStatus before, ClusterObserver.Observation observation,

@@ -2,6 +2,7 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.informer.LeanItemStore;
+import io.etcdoperator.operator.reads.InformerReads;
 import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
 import java.util.concurrent.TimeUnit;

@@ -6,6 +6,7 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.etcd.ConnectionPool;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdConnection;
+import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.resources.MemberTlsView;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,15 +33,20 @@ public class EtcdDialer {
   /** A cluster is reconciled at least once a minute: a connection unused for this long belongs to a deleted one. */
   static final Duration IDLE = Duration.ofMinutes(5);
 
-  private final KubernetesClient client;
   private final EtcdAdmin.Factory factory;
   private final Duration timeout;
   private final ConnectionPool pool;
   private final RootPasswords passwords;
+  private final SecretReads secrets;
 
   public EtcdDialer(KubernetesClient client, EtcdAdmin.Factory factory, Duration timeout) {
-    this.client = client;
-    this.passwords = new RootPasswords(client);
+    this(client, factory, timeout, Clock.systemUTC());
+  }
+
+  /** {@code clock}: how old a remembered Secret is (see {@link SecretReads}). */
+  public EtcdDialer(KubernetesClient client, EtcdAdmin.Factory factory, Duration timeout, Clock clock) {
+    this.secrets = new SecretReads(client, clock);
+    this.passwords = new RootPasswords(client, secrets);
     this.factory = factory;
     this.timeout = timeout;
     this.pool = new ConnectionPool(factory, IDLE, Clock.systemUTC());
@@ -68,6 +74,11 @@ public class EtcdDialer {
   EtcdAdmin sharedAs(EtcdCluster cluster, List<URI> endpoints, String password) {
     return pool.lease(key(cluster), new EtcdConnection(endpoints, tls(cluster),
         Optional.of(new EtcdConnection.Credentials("root", password)), timeout));
+  }
+
+  /** The Secrets every pass reads, remembered for cache passes (one memory for the operator). */
+  public SecretReads secrets() {
+    return secrets;
   }
 
   public void discard(EtcdCluster cluster) {
@@ -126,7 +137,7 @@ public class EtcdDialer {
   }
 
   private byte[] key(String namespace, String secretName, String key) {
-    Secret secret = client.secrets().inNamespace(namespace).withName(secretName).get();
+    Secret secret = secrets.get(namespace, secretName).orElse(null);
     if (secret == null) {
       throw new MissingMaterialException("Secret " + secretName + " not found");
     }

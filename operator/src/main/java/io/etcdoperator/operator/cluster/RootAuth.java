@@ -5,6 +5,7 @@ import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -26,9 +27,9 @@ final class RootAuth {
   private final RootPasswords passwords;
   private final LeaseCheck lease;
 
-  RootAuth(KubernetesClient client, EventRecorder events, LeaseCheck lease) {
+  RootAuth(KubernetesClient client, SecretReads secrets, EventRecorder events, LeaseCheck lease) {
     this.events = events;
-    this.passwords = new RootPasswords(client);
+    this.passwords = new RootPasswords(client, secrets);
     this.lease = lease;
   }
 

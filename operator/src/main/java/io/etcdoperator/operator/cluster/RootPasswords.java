@@ -2,6 +2,7 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.etcd.EtcdConnection;
+import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -35,9 +36,11 @@ final class RootPasswords {
   }
 
   private final KubernetesClient client;
+  private final SecretReads secrets;
 
-  RootPasswords(KubernetesClient client) {
+  RootPasswords(KubernetesClient client, SecretReads secrets) {
     this.client = client;
+    this.secrets = secrets;
   }
 
   View read(EtcdCluster cluster) {
@@ -76,7 +79,7 @@ final class RootPasswords {
   }
 
   private Optional<Secret> secret(String ns, String name) {
-    return Optional.ofNullable(client.secrets().inNamespace(ns).withName(name).get());
+    return secrets.get(ns, name);
   }
 
   private static Optional<String> value(Optional<Secret> secret, String key) {

@@ -6,6 +6,7 @@ import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.resources.EtcdMembers;
@@ -65,13 +66,13 @@ public class StepExecutor {
   private final LeaseCheck lease;
   private final RecoverySteps recovery;
 
-  StepExecutor(KubernetesClient client, EventRecorder events, java.time.Clock clock,
+  StepExecutor(KubernetesClient client, SecretReads secrets, EventRecorder events, java.time.Clock clock,
       SpaceRecoveries spaceRecoveries, LeaseCheck lease) {
     this.client = client;
     this.lease = lease;
     this.clock = clock;
     this.events = events;
-    this.rootAuth = new RootAuth(client, events, lease);
+    this.rootAuth = new RootAuth(client, secrets, events, lease);
     this.volumes = new RetainedVolumes(client, events, clock);
     this.recovery = new RecoverySteps(client, events, clock, volumes, lease);
     this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock,

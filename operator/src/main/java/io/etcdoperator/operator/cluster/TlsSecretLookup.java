@@ -1,9 +1,9 @@
 package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.resources.TlsSecretVersions;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -14,11 +14,10 @@ public final class TlsSecretLookup {
   private TlsSecretLookup() {}
 
   /** The member stamped with the versions its Secrets have now (unchanged when it mounts none). */
-  public static EtcdMember stamped(KubernetesClient client, EtcdMember member, Map<String, String> cache) {
+  public static EtcdMember stamped(SecretReads secrets, EtcdMember member, Map<String, String> cache) {
     Map<String, String> versions = new HashMap<>();
     for (String name : TlsSecretVersions.secrets(member)) {
-      String rv = cache.computeIfAbsent(name, n -> Optional.ofNullable(
-          client.secrets().inNamespace(member.getMetadata().getNamespace()).withName(n).get())
+      String rv = cache.computeIfAbsent(name, n -> secrets.get(member.getMetadata().getNamespace(), n)
           .map(Secret::getMetadata).map(m -> m.getResourceVersion()).orElse(""));
       if (!rv.isEmpty()) {
         versions.put(name, rv);

@@ -11,7 +11,7 @@ import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.cluster.AllLostRecourse;
 import io.etcdoperator.operator.cluster.EtcdDialer;
-import io.etcdoperator.operator.cluster.KubeReads;
+import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.cluster.TlsSecretLookup;
 import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
@@ -119,7 +119,7 @@ public class MemberReconcile {
         return refuseRestore(member);
       }
       pod = client.pods().inNamespace(member.getMetadata().getNamespace())
-          .resource(MemberPods.build(TlsSecretLookup.stamped(client, member, new java.util.HashMap<>()),
+          .resource(MemberPods.build(TlsSecretLookup.stamped(dialer.secrets(), member, new java.util.HashMap<>()),
               config.etcdImage(member.getSpec().getVersion()), existing, agent))
           .create();
       LOG.atInfo().addKeyValue("member", member.getMetadata().getName()).addKeyValue("restore", restores)
@@ -196,7 +196,7 @@ public class MemberReconcile {
   private Optional<String> missingSecret(EtcdMember member) {
     MemberTlsView tls = MemberTlsView.of(member);
     for (String secret : new String[] {tls.clientSecret(), tls.peerSecret()}) {
-      if (secret != null && client.secrets().inNamespace(member.getMetadata().getNamespace()).withName(secret).get() == null) {
+      if (secret != null && dialer.secrets().get(member.getMetadata().getNamespace(), secret).isEmpty()) {
         return Optional.of("waiting for Secret " + secret);
       }
     }

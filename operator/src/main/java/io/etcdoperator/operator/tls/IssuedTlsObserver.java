@@ -1,5 +1,7 @@
 package io.etcdoperator.operator.tls;
 
+import io.etcdoperator.operator.reads.KubeReads;
+import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
@@ -11,7 +13,6 @@ import io.etcdoperator.pki.PkiException;
 import io.etcdoperator.pki.TrustBundle;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -30,34 +31,33 @@ final class IssuedTlsObserver {
   record State(IssuedTls view, Optional<Secret> caSecret, Map<LeafRole, Secret> leafSecrets,
       List<EtcdMember> members) {}
 
-  private final KubernetesClient client;
+  private final SecretReads secrets;
 
-  IssuedTlsObserver(KubernetesClient client) {
-    this.client = client;
+  IssuedTlsObserver(SecretReads secrets) {
+    this.secrets = secrets;
   }
 
-  State observe(EtcdCluster cluster, TlsNames names) {
+  State observe(EtcdCluster cluster, TlsNames names, KubeReads reads) {
     String ns = cluster.getMetadata().getNamespace();
-    Optional<Secret> caSecret = Optional.ofNullable(client.secrets().inNamespace(ns).withName(names.caSecret()).get());
+    Optional<Secret> caSecret = secrets.get(ns, names.caSecret());
     Optional<ObservedCa> ca = caSecret.map(s -> ca(s));
     List<X509Certificate> authorities = caSecret.map(s -> TrustBundle.fromPem(bytes(s, TlsSecrets.CA)).authorities())
         .orElse(List.of());
     Map<LeafRole, Secret> leafSecrets = new EnumMap<>(LeafRole.class);
     Map<LeafRole, ObservedLeaf> leaves = new EnumMap<>(LeafRole.class);
     for (LeafRole role : LeafRole.values()) {
-      Secret secret = client.secrets().inNamespace(ns).withName(IssuedTlsWriter.secretName(names, role)).get();
+      Secret secret = secrets.get(ns, IssuedTlsWriter.secretName(names, role)).orElse(null);
       if (secret != null) {
         leafSecrets.put(role, secret);
         leaves.put(role, leaf(secret, authorities));
       }
     }
-    List<EtcdMember> members = client.resources(EtcdMember.class).inNamespace(ns)
-        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName()).list().getItems().stream()
+    List<EtcdMember> members = reads.members(ns, cluster.getMetadata().getName()).stream()
         .filter(m -> m.getMetadata().getDeletionTimestamp() == null && !Boolean.TRUE.equals(m.getSpec().getDormant()))
         .toList();
     List<ObservedTlsMember> observed = new ArrayList<>();
     for (EtcdMember m : members) {
-      Pod pod = client.pods().inNamespace(ns).withName(m.getMetadata().getName()).get();
+      Pod pod = reads.pod(ns, m.getMetadata().getName()).orElse(null);
       observed.add(member(m.getMetadata().getName(), pod));
     }
     return new State(new IssuedTls(ca, leaves, observed, renewalRequested(cluster)), caSecret, leafSecrets, members);

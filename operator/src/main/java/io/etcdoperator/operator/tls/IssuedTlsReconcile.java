@@ -1,5 +1,7 @@
 package io.etcdoperator.operator.tls;
 
+import io.etcdoperator.operator.reads.KubeReads;
+import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
@@ -34,11 +36,11 @@ public final class IssuedTlsReconcile {
   private final IssuedTlsObserver observer;
   private final IssuedTlsWriter writer;
 
-  public IssuedTlsReconcile(KubernetesClient client, EventRecorder events, String clusterDomain) {
+  public IssuedTlsReconcile(KubernetesClient client, SecretReads secrets, EventRecorder events, String clusterDomain) {
     this.client = client;
     this.events = events;
     this.clusterDomain = clusterDomain;
-    this.observer = new IssuedTlsObserver(client);
+    this.observer = new IssuedTlsObserver(secrets);
     this.writer = new IssuedTlsWriter(client);
   }
 
@@ -52,11 +54,12 @@ public final class IssuedTlsReconcile {
     return cluster.getSpec().getTls() != null && cluster.getSpec().getTls().getOperatorIssued() != null;
   }
 
-  public Pass reconcile(EtcdCluster cluster, Instant now) {
+  /** {@code reads}: where members and their Pods are read (the caches in a cache pass). */
+  public Pass reconcile(EtcdCluster cluster, Instant now, KubeReads reads) {
     TlsNames names = new TlsNames(cluster.getMetadata().getName(), cluster.getMetadata().getNamespace(),
         clusterDomain);
     for (int writes = 0; writes < MAX_WRITES; writes++) {
-      IssuedTlsObserver.State state = observer.observe(cluster, names);
+      IssuedTlsObserver.State state = observer.observe(cluster, names, reads);
       Optional<MemberMaterial> desired = state.view().desired();
       desired.ifPresent(d -> stamp(state, d));
       TlsStep step = IssuedTlsPlanner.next(state.view(), now);

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.cluster;
 
+import io.etcdoperator.operator.reads.CachePass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
@@ -287,7 +288,7 @@ class ClusterReconcileMockTest {
 
   /** A pass of the cluster controller on {@code caches}, through a client whose requests the guard stops. */
   private ClusterReconcile cachedPass(KubernetesClient guarded, SnapshotReads caches) {
-    var pass = new ClusterReconcile(guarded, new EtcdDialer(guarded, etcd, Duration.ofSeconds(1)),
+    var pass = new ClusterReconcile(guarded, new EtcdDialer(guarded, etcd, Duration.ofSeconds(1), clock),
         new EventRecorder(guarded, "test", clock), new ClusterMetrics(new SimpleMeterRegistry()), clock, false,
         "cluster.local", LeaseCheck.NONE, CachePass.on(guarded));
     return lookFrom(pass, caches);
@@ -295,15 +296,7 @@ class ClusterReconcileMockTest {
 
   /** The pass reads {@code caches} and the Services and PDB as they are now. */
   private ClusterReconcile lookFrom(ClusterReconcile pass, SnapshotReads caches) {
-    pass.readFrom(caches);
-    var services = client.services().inNamespace(NS).list().getItems();
-    pass.objects().readServicesFrom((ns, name) -> services.stream()
-        .filter(o -> o.getMetadata().getName().equals(name)).findFirst());
-    List<? extends HasMetadata> budgets = client.resources(pass.objects().disruptionBudgetType()).inNamespace(NS)
-        .list().getItems();
-    pass.objects().readDisruptionBudgetsFrom((ns, name) -> budgets.stream()
-        .filter(o -> o.getMetadata().getName().equals(name)).findFirst().map(HasMetadata.class::cast));
-    return pass;
+    return caches.servedTo(pass, NS);
   }
 
   private static KubernetesClient guarded() {
@@ -330,6 +323,36 @@ class ClusterReconcileMockTest {
       }
       assertThat(server.getRequestCount()).as("requests in three passes of a settled cluster").isEqualTo(settled);
       assertThat(etcd.changes).as("nothing changed in etcd either").noneMatch(c -> c.startsWith("remove"));
+    }
+  }
+
+  @Test
+  void aSettledClusterWithTlsAndAuthReadsItsSecretsOnlyEveryRereadPeriod() {
+    rootSecret("sealed-root", "s3cret");
+    createWithAuth("sealed", "sealed-root");
+    converge("sealed", 25);
+    assertThat(ready("sealed")).isEqualTo(3);
+    assertThat(get("sealed").getStatus().getAuthEnabled()).isTrue();
+    try (KubernetesClient guarded = guarded()) {
+      ClusterReconcile pass = cachedPass(guarded, new SnapshotReads(client, NS));
+      assertThat(pass.reconcile(NS, "sealed")).as("on the API server: reads the Secrets").isPresent();
+      lookFrom(pass, new SnapshotReads(client, NS));
+      int settled = server.getRequestCount();
+      for (int i = 0; i < 3; i++) {
+        now.updateAndGet(t -> t.plusSeconds(30));
+        assertThat(pass.reconcile(NS, "sealed")).contains(StepExecutor.STEADY);
+      }
+      assertThat(server.getRequestCount()).as("requests in three passes of a settled TLS + auth cluster")
+          .isEqualTo(settled);
+
+      now.updateAndGet(t -> t.plus(io.etcdoperator.operator.reads.SecretReads.REREAD));
+      assertThat(pass.reconcile(NS, "sealed")).contains(StepExecutor.STEADY);
+      int reread = server.getRequestCount();
+      assertThat(reread).as("Secrets read longer ago than the period: this pass read the API server")
+          .isGreaterThan(settled);
+      now.updateAndGet(t -> t.plusSeconds(30));
+      assertThat(pass.reconcile(NS, "sealed")).contains(StepExecutor.STEADY);
+      assertThat(server.getRequestCount()).as("and the next one is on the caches again").isEqualTo(reread);
     }
   }
 

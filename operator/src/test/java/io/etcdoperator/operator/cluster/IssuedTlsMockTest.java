@@ -1,6 +1,7 @@
 package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.operator.MovableClock;
+import io.etcdoperator.operator.reads.CachePass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.ClientCertManager;
@@ -57,6 +58,7 @@ import org.junit.jupiter.api.Test;
 class IssuedTlsMockTest {
 
   static KubernetesClient client;
+  static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
   private static final String NS = "default";
   private static final ResourceDefinitionContext CERTIFICATES = new ResourceDefinitionContext.Builder()
       .withGroup("cert-manager.io").withVersion("v1").withKind("Certificate").withPlural("certificates")
@@ -101,6 +103,38 @@ class IssuedTlsMockTest {
     Pod pod = pods("sec").getFirst();
     assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getSecret() != null)
         .extracting(v -> v.getSecret().getSecretName()).containsExactlyInAnyOrder("sec-server-tls", "sec-peer-tls");
+  }
+
+  @Test
+  void aSettledOperatorIssuedClusterIsLookedAtWithoutAnyRequest() {
+    create("calm", operatorIssued("3h"));
+    converge(clusterPass(false), "calm", 40);
+    assertThat(ready("calm")).isEqualTo(3);
+    try (KubernetesClient guarded = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+        .withConfig(client.getConfiguration()).withHttpClientBuilderConsumer(CachePass::guard).build()) {
+      var pass = new ClusterReconcile(guarded, new EtcdDialer(guarded, etcd, Duration.ofSeconds(1), clock), events,
+          new ClusterMetrics(new SimpleMeterRegistry()), clock, false, "cluster.local", LeaseCheck.NONE,
+          CachePass.on(guarded));
+      new SnapshotReads(client, NS).servedTo(pass, NS);
+      assertThat(pass.reconcile(NS, "calm")).as("first pass: on the API server").isPresent();
+      new SnapshotReads(client, NS).servedTo(pass, NS);
+      var secrets = Stream.of("calm-ca", "calm-server-tls", "calm-peer-tls", "calm-operator-client-tls")
+          .collect(java.util.stream.Collectors.toMap(s -> s, s -> secret(s).getMetadata().getResourceVersion()));
+      int settled = server.getRequestCount();
+      for (int i = 0; i < 3; i++) {
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(pass.reconcile(NS, "calm")).isPresent();
+      }
+      assertThat(server.getRequestCount()).as("requests in three passes of a settled operator-issued cluster")
+          .isEqualTo(settled);
+      assertThat(Stream.of("calm-ca", "calm-server-tls", "calm-peer-tls", "calm-operator-client-tls")
+          .collect(java.util.stream.Collectors.toMap(s -> s, s -> secret(s).getMetadata().getResourceVersion())))
+          .as("no Secret written").isEqualTo(secrets);
+    }
+    int remembered = Stream.of("calm-ca", "calm-server-tls", "calm-peer-tls", "calm-operator-client-tls")
+        .mapToInt(s -> secret(s).getData().values().stream().mapToInt(String::length).sum()).sum();
+    System.out.println("data of the Secrets a settled operator-issued cluster's passes remember: " + remembered + " B");
+    assertThat(remembered).as("docs/concepts.md: 9.1 KiB").isLessThan(16 * 1024);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.cluster;
 
+import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
@@ -29,6 +30,19 @@ final class SnapshotReads implements KubeReads {
     this.pods = new ArrayList<>(client.pods().inNamespace(namespace).list().getItems());
     this.volumes = new ArrayList<>(client.persistentVolumeClaims().inNamespace(namespace).list().getItems());
     this.defrags = new ArrayList<>(client.resources(EtcdDefrag.class).inNamespace(namespace).list().getItems());
+  }
+
+  /** {@code pass} reads these caches, and the namespace's Services and PDBs as they are now. */
+  ClusterReconcile servedTo(ClusterReconcile pass, String namespace) {
+    pass.readFrom(this);
+    var services = client.services().inNamespace(namespace).list().getItems();
+    pass.objects().readServicesFrom((ns, name) -> services.stream()
+        .filter(o -> o.getMetadata().getName().equals(name)).findFirst());
+    List<? extends HasMetadata> budgets = client.resources(pass.objects().disruptionBudgetType())
+        .inNamespace(namespace).list().getItems();
+    pass.objects().readDisruptionBudgetsFrom((ns, name) -> budgets.stream()
+        .filter(o -> o.getMetadata().getName().equals(name)).findFirst().map(HasMetadata.class::cast));
+    return pass;
   }
 
   @Override

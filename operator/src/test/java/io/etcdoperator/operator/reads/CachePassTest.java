@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.cluster;
+package io.etcdoperator.operator.reads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

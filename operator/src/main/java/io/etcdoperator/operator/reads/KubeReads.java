@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.cluster;
+package io.etcdoperator.operator.reads;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;

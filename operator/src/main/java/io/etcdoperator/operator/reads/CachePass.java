@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.cluster;
+package io.etcdoperator.operator.reads;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.BasicBuilder;

@@ -1,0 +1,126 @@
+package io.etcdoperator.operator.reads;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+class SecretReadsTest {
+
+  static KubernetesClient client;
+  static KubernetesMockServer server;
+
+  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-27T10:00:00Z"));
+
+  private Clock clock() {
+    return new Clock() {
+      @Override
+      public java.time.ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return now.get();
+      }
+    };
+  }
+
+  private static KubernetesClient guarded() {
+    return new KubernetesClientBuilder().withConfig(client.getConfiguration())
+        .withHttpClientBuilderConsumer(CachePass::guard).build();
+  }
+
+  private static void secret(String ns, String name, String value) {
+    client.secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName(name)
+        .addToAnnotations("kubectl.kubernetes.io/last-applied-configuration", "{\"data\":{\"password\":\"" + value
+            + "\"}}")
+        .endMetadata().addToData("password", value).build()).createOr(r -> r.update());
+  }
+
+  @Test
+  void aCachePassAnswersFromTheLastReadAndSendsNothing() {
+    secret("a", "root", "czNjcmV0");
+    try (KubernetesClient guarded = guarded()) {
+      SecretReads secrets = new SecretReads(guarded, clock());
+      Secret read = secrets.get("a", "root").orElseThrow();
+      assertThat(read.getData()).containsEntry("password", "czNjcmV0");
+      int before = server.getRequestCount();
+
+      Secret remembered = CachePass.run(() -> secrets.get("a", "root")).orElseThrow();
+
+      assertThat(server.getRequestCount()).isEqualTo(before);
+      assertThat(remembered.getData()).isEqualTo(Map.of("password", "czNjcmV0"));
+      assertThat(remembered.getMetadata().getResourceVersion()).isEqualTo(read.getMetadata().getResourceVersion());
+      assertThat(remembered.getMetadata().getAnnotations()).as("kubectl's copy of the data is not kept").isEmpty();
+      remembered.getData().put("password", "changed");
+      assertThat(CachePass.run(() -> secrets.get("a", "root")).orElseThrow().getData())
+          .as("each answer is a copy").containsEntry("password", "czNjcmV0");
+    }
+  }
+
+  @Test
+  void aReadOlderThanTheRereadPeriodSendsTheCachePassToTheApiServerWhichSeesTheChange() {
+    secret("b", "root", "b2xk");
+    try (KubernetesClient guarded = guarded()) {
+      SecretReads secrets = new SecretReads(guarded, clock());
+      secrets.get("b", "root");
+      secret("b", "root", "bmV3");
+      now.updateAndGet(t -> t.plus(SecretReads.REREAD).minusSeconds(1));
+      assertThat(CachePass.run(() -> secrets.get("b", "root")).orElseThrow().getData())
+          .as("within the period: what was read").containsEntry("password", "b2xk");
+
+      now.updateAndGet(t -> t.plusSeconds(2));
+      assertThatThrownBy(() -> CachePass.run(() -> secrets.get("b", "root")))
+          .isInstanceOf(CachePass.NeedsApiServer.class).hasMessageContaining("Secret b/root not read");
+      assertThat(secrets.get("b", "root").orElseThrow().getData()).as("the API pass reads it again")
+          .containsEntry("password", "bmV3");
+      assertThat(CachePass.run(() -> secrets.get("b", "root")).orElseThrow().getData()).containsEntry("password",
+          "bmV3");
+    }
+  }
+
+  @Test
+  void aMissingSecretIsRememberedAsMissingAndOneNeverReadNeedsTheApiServer() {
+    try (KubernetesClient guarded = guarded()) {
+      SecretReads secrets = new SecretReads(guarded, clock());
+      assertThatThrownBy(() -> CachePass.run(() -> secrets.get("c", "absent")))
+          .isInstanceOf(CachePass.NeedsApiServer.class);
+      assertThat(secrets.get("c", "absent")).isEmpty();
+      int before = server.getRequestCount();
+      assertThat(CachePass.run(() -> secrets.get("c", "absent"))).isEmpty();
+      assertThat(server.getRequestCount()).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void readsOfSecretsNoPassAsksForAnyMoreAreForgotten() {
+    secret("d", "one", "MQ==");
+    secret("d", "two", "Mg==");
+    try (KubernetesClient guarded = guarded()) {
+      SecretReads secrets = new SecretReads(guarded, clock());
+      secrets.get("d", "one");
+      now.updateAndGet(t -> t.plus(SecretReads.REREAD).plus(Duration.ofSeconds(1)));
+      secrets.get("d", "two");
+      assertThat(secrets.remembered()).as("the read of 'one' outlived the period").isEqualTo(1);
+    }
+  }
+}
