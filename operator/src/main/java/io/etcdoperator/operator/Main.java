@@ -1,5 +1,6 @@
 package io.etcdoperator.operator;
 
+import io.etcdoperator.operator.informer.InternedStrings;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.JetcdEtcdAdmin;
@@ -147,6 +148,7 @@ public final class Main implements Callable<Integer> {
     KubernetesClient client = new KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(
             io.fabric8.kubernetes.client.Config.autoConfigure(null)).withUserAgent(USER_AGENT).build())
         .withHttpClientFactory(new VirtualThreads.KubernetesHttp())
+        .withKubernetesSerialization(InternedStrings.serialization())
         .withHttpClientBuilderConsumer(io.etcdoperator.operator.reads.CachePass::guard).build();
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     OperatorMeters.bindTo(registry);
