@@ -14,6 +14,7 @@ import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.Refusal;
 import io.etcdoperator.operator.planner.Refusals;
+import io.etcdoperator.operator.planner.SpecRules;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.planner.TargetLatch;
 import io.etcdoperator.operator.reason.Reason;
@@ -202,7 +203,7 @@ public class ClusterReconcile {
       Optional<MemberMaterial> material, List<Refusal> refusals, Optional<String> conflict, Instant now) {
     EtcdClusterStatus status = cluster.getStatus();
     ObservedCluster observed = observation.cluster();
-    int desired = status.getObserved().getReplicas() == null ? 3 : status.getObserved().getReplicas();
+    int desired = SpecRules.replicas(status.getObserved());
     boolean complete = observed.targetReached(desired);
     Optional<Instant> deadline = Optional.ofNullable(status.getProgressDeadline()).map(Instant::parse);
     TargetLatch.Decision decision = TargetLatch.decide(cluster.getSpec(), Optional.of(status.getObserved()),

@@ -132,7 +132,7 @@ public final class ClusterPlanner {
   private Optional<Step> removeLost(ObservedCluster observed, Membership membership) {
     Optional<ObservedMember> broken = observed.running().stream()
         .filter(m -> !m.ready() && m.broken().map(ObservedMember.Broken::dataLost).orElse(false) && !m.podLost())
-        .filter(m -> etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
+        .filter(m -> m.votesIn(membership))
         .min(java.util.Comparator.comparing((ObservedMember m) -> !m.broken().get().proven())
             .thenComparing(ObservedMember::name));
     Optional<ObservedMember> lost = broken.or(() -> observed.running().stream().filter(ObservedMember::podLost)
@@ -327,7 +327,7 @@ public final class ClusterPlanner {
   }
 
   static boolean quorumSurvivesRemoval(ObservedMember victim, ObservedCluster observed, Membership membership) {
-    Optional<Member> inEtcd = etcdEntryOf(victim, membership);
+    Optional<Member> inEtcd = victim.entryIn(membership);
     if (inEtcd.isEmpty() || inEtcd.get().learner()) {
       return true;
     }
@@ -340,12 +340,8 @@ public final class ClusterPlanner {
   public static int readyVoters(ObservedCluster observed, Membership membership) {
     return (int) observed.running().stream()
         .filter(ObservedMember::ready)
-        .filter(m -> etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
+        .filter(m -> m.votesIn(membership))
         .count();
-  }
-
-  static Optional<Member> etcdEntryOf(ObservedMember member, Membership membership) {
-    return membership.entryOf(member.name(), member.peerUrl());
   }
 
   static Optional<ObservedMember> ownerOf(Member member, ObservedCluster observed) {

@@ -67,7 +67,7 @@ final class Defragmentation {
     return observed.running().stream()
         .filter(ObservedMember::ready)
         .filter(m -> m.endpoint().isPresent() && !m.endpoint().get().learner())
-        .filter(m -> ClusterPlanner.etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
+        .filter(m -> m.votesIn(membership))
         .toList();
   }
 }

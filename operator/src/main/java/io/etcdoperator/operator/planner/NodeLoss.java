@@ -63,7 +63,7 @@ final class NodeLoss {
   private static Optional<Step> unrunnable(ObservedCluster observed, Membership membership) {
     Optional<ObservedMember> stuck = observed.running().stream()
         .filter(m -> !m.ready() && m.unrunnable().isPresent())
-        .filter(m -> ClusterPlanner.etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
+        .filter(m -> m.votesIn(membership))
         .min(Comparator.comparing((ObservedMember m) -> m.unrunnable().get().since())
             .thenComparing(ObservedMember::name));
     if (stuck.isEmpty()) {

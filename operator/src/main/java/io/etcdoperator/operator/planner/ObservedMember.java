@@ -1,7 +1,9 @@
 package io.etcdoperator.operator.planner;
 
 import io.etcdoperator.etcd.EndpointStatus;
+import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.reason.RestartReason;
 import java.net.URI;
 import java.time.Instant;
@@ -60,6 +62,16 @@ public record ObservedMember(
    * A broken etcd container: it lost its data, or it crash-loops; what its last run said. {@code proven}: the loss is
    * certain (etcd-guard refused it, or raft panicked on a log it no longer has), not inferred from a WAL-less start.
    */
+  /** This member's entry in etcd's member list, found by name or peer URL. */
+  public Optional<Member> entryIn(Membership membership) {
+    return membership.entryOf(name, peerUrl);
+  }
+
+  /** Whether etcd lists this member as a voter (a learner, or a member etcd does not list, does not vote). */
+  public boolean votesIn(Membership membership) {
+    return entryIn(membership).map(e -> !e.learner()).orElse(false);
+  }
+
   public record Broken(boolean dataLost, boolean proven, int restarts, String lastExit) {}
 
   /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */

@@ -87,13 +87,13 @@ final class Roller {
     return voters(observed, membership).stream()
         .filter(m -> !m.name().equals(member.name()) && m.settled())
         .min(Comparator.comparing((ObservedMember m) -> m.outdated().isPresent()).thenComparing(ObservedMember::name))
-        .flatMap(t -> ClusterPlanner.etcdEntryOf(t, membership)
+        .flatMap(t -> t.entryIn(membership)
             .map(entry -> (Step) new Step.MoveLeader(member.name(), t.name(), entry.id())));
   }
 
   private static List<ObservedMember> voters(ObservedCluster observed, Membership membership) {
     return observed.running().stream()
-        .filter(m -> ClusterPlanner.etcdEntryOf(m, membership).map(e -> !e.learner()).orElse(false))
+        .filter(m -> m.votesIn(membership))
         .toList();
   }
 

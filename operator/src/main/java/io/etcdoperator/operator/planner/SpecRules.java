@@ -93,8 +93,18 @@ public final class SpecRules {
     return errors;
   }
 
+  /** The member count asked for: absent means three, as in the CRD's default. */
   public static int replicas(EtcdClusterSpec spec) {
-    return spec.getReplicas() == null ? 3 : spec.getReplicas();
+    return orDefault(spec.getReplicas());
+  }
+
+  /** The member count latched as the target. */
+  public static int replicas(ObservedClusterSpec latched) {
+    return orDefault(latched.getReplicas());
+  }
+
+  private static int orDefault(Integer replicas) {
+    return replicas == null ? 3 : replicas;
   }
 
   static boolean memory(StorageSpec storage) {

@@ -66,7 +66,7 @@ public final class TargetLatch {
    * so a lower count needs no wait; docs/concepts.md#locking says why it is the one exception.
    */
   static boolean fewerReplicasOnly(EtcdClusterSpec spec, ObservedClusterSpec latched) {
-    int before = latched.getReplicas() == null ? 3 : latched.getReplicas();
+    int before = SpecRules.replicas(latched);
     ObservedClusterSpec sameCount = copy(latched);
     sameCount.setReplicas(SpecRules.replicas(spec));
     return SpecRules.replicas(spec) < before && sameTarget(spec, sameCount);
@@ -112,7 +112,7 @@ public final class TargetLatch {
   static boolean sameTarget(EtcdClusterSpec spec, ObservedClusterSpec latched) {
     StorageSpec a = storageOrDefault(spec.getStorage());
     StorageSpec b = storageOrDefault(latched.getStorage());
-    return SpecRules.replicas(spec) == (latched.getReplicas() == null ? 3 : latched.getReplicas())
+    return SpecRules.replicas(spec) == SpecRules.replicas(latched)
         && Objects.equals(spec.getVersion(), latched.getVersion())
         && SpecRules.sameAmount(a.getSize(), b.getSize())
         && Objects.equals(medium(a), medium(b))
