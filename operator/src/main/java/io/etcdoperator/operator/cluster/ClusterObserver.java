@@ -25,8 +25,8 @@ import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.BackendQuota;
 import io.etcdoperator.operator.resources.EtcdGuard;
-import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.MemberPods;
+import io.etcdoperator.operator.resources.PodRevisions;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.resources.TlsSecretVersions;
@@ -72,6 +72,7 @@ public class ClusterObserver {
   private final LossEvidence evidence;
   private final RootDial rootDial;
   private final AllLostRecourse recourse;
+  private final PodRevisions revisions = new PodRevisions();
 
   ClusterObserver(KubernetesClient client, EtcdDialer dialer, SpaceRecoveries spaceRecoveries,
       LossEvidence evidence) {
@@ -156,7 +157,7 @@ public class ClusterObserver {
       Optional<EndpointStatus> endpoint = etcd == null ? Optional.empty()
           : endpointStatus(m, pod, etcd, membership, now);
       PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
-      Optional<RestartReason> why = outdated(m, pod, target, restartAt, now)
+      Optional<RestartReason> why = outdated(m, pod, target, restartAt, now, revisions)
           .or(() -> seedStartsNew(m, pod, cluster.getStatus().getClusterID() != null));
       Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod).filter(p -> !MemberPods.ready(p))
           .map(p -> down.get(p.getSpec().getNodeName()));
@@ -252,12 +253,17 @@ public class ClusterObserver {
    */
   static Optional<RestartReason> outdated(EtcdMember m, Pod pod, ObservedClusterSpec target,
       Optional<Instant> restartAt, Instant now) {
+    return outdated(m, pod, target, restartAt, now, new PodRevisions());
+  }
+
+  static Optional<RestartReason> outdated(EtcdMember m, Pod pod, ObservedClusterSpec target,
+      Optional<Instant> restartAt, Instant now, PodRevisions revisions) {
     String initial = m.getSpec().getInitialCluster();
     if (target == null || initial == null || initial.isEmpty() || Boolean.TRUE.equals(m.getSpec().getDormant())) {
       return Optional.empty();
     }
     Pod live = pod == null || pod.getMetadata().getDeletionTimestamp() != null ? null : pod;
-    String wanted = MemberPods.revision(EtcdMembers.retarget(m, target));
+    String wanted = revisions.wanted(m, target);
     String has = Optional.ofNullable(live).map(p -> p.getMetadata().getAnnotations())
         .map(a -> a.get(EtcdOperatorApi.ANNOTATION_REVISION)).orElseGet(() -> MemberPods.revision(m));
     if (!wanted.equals(has)) {

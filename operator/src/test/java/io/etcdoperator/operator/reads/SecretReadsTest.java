@@ -3,18 +3,16 @@ package io.etcdoperator.operator.reads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.etcdoperator.operator.MovableClock;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true)
@@ -23,26 +21,7 @@ class SecretReadsTest {
   static KubernetesClient client;
   static KubernetesMockServer server;
 
-  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-27T10:00:00Z"));
-
-  private Clock clock() {
-    return new Clock() {
-      @Override
-      public java.time.ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(java.time.ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return now.get();
-      }
-    };
-  }
+  private final MovableClock clock = new MovableClock(Instant.parse("2026-11-27T10:00:00Z"));
 
   private static KubernetesClient guarded() {
     return new KubernetesClientBuilder().withConfig(client.getConfiguration())
@@ -60,7 +39,7 @@ class SecretReadsTest {
   void aCachePassAnswersFromTheLastReadAndSendsNothing() {
     secret("a", "root", "czNjcmV0");
     try (KubernetesClient guarded = guarded()) {
-      SecretReads secrets = new SecretReads(guarded, clock());
+      SecretReads secrets = new SecretReads(guarded, clock);
       Secret read = secrets.get("a", "root").orElseThrow();
       assertThat(read.getData()).containsEntry("password", "czNjcmV0");
       int before = server.getRequestCount();
@@ -81,14 +60,14 @@ class SecretReadsTest {
   void aReadOlderThanTheRereadPeriodSendsTheCachePassToTheApiServerWhichSeesTheChange() {
     secret("b", "root", "b2xk");
     try (KubernetesClient guarded = guarded()) {
-      SecretReads secrets = new SecretReads(guarded, clock());
+      SecretReads secrets = new SecretReads(guarded, clock);
       secrets.get("b", "root");
       secret("b", "root", "bmV3");
-      now.updateAndGet(t -> t.plus(SecretReads.REREAD).minusSeconds(1));
+      clock.advance(SecretReads.REREAD.minusSeconds(1));
       assertThat(CachePass.run(() -> secrets.get("b", "root")).orElseThrow().getData())
           .as("within the period: what was read").containsEntry("password", "b2xk");
 
-      now.updateAndGet(t -> t.plusSeconds(2));
+      clock.advance(Duration.ofSeconds(2));
       assertThatThrownBy(() -> CachePass.run(() -> secrets.get("b", "root")))
           .isInstanceOf(CachePass.NeedsApiServer.class).hasMessageContaining("Secret b/root not read");
       assertThat(secrets.get("b", "root").orElseThrow().getData()).as("the API pass reads it again")
@@ -101,7 +80,7 @@ class SecretReadsTest {
   @Test
   void aMissingSecretIsRememberedAsMissingAndOneNeverReadNeedsTheApiServer() {
     try (KubernetesClient guarded = guarded()) {
-      SecretReads secrets = new SecretReads(guarded, clock());
+      SecretReads secrets = new SecretReads(guarded, clock);
       assertThatThrownBy(() -> CachePass.run(() -> secrets.get("c", "absent")))
           .isInstanceOf(CachePass.NeedsApiServer.class);
       assertThat(secrets.get("c", "absent")).isEmpty();
@@ -116,9 +95,9 @@ class SecretReadsTest {
     secret("d", "one", "MQ==");
     secret("d", "two", "Mg==");
     try (KubernetesClient guarded = guarded()) {
-      SecretReads secrets = new SecretReads(guarded, clock());
+      SecretReads secrets = new SecretReads(guarded, clock);
       secrets.get("d", "one");
-      now.updateAndGet(t -> t.plus(SecretReads.REREAD).plus(Duration.ofSeconds(1)));
+      clock.advance(SecretReads.REREAD.plusSeconds(1));
       secrets.get("d", "two");
       assertThat(secrets.remembered()).as("the read of 'one' outlived the period").isEqualTo(1);
     }

@@ -1,0 +1,43 @@
+package io.etcdoperator.operator.resources;
+
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The revision a member's Pod should have under the latched target ({@link MemberPods#revision}), remembered per
+ * member version, target and stamped TLS Secret versions: building each Pod template again only to hash it was a sixth of a settled cluster's pass
+ * (docs/benchmarks.md). A member whose object or target changed is built again; the memory starts over when full.
+ */
+public final class PodRevisions {
+
+  static final int KEPT = 16_384;
+
+  private final Map<String, String> known = new ConcurrentHashMap<>();
+
+  public String wanted(EtcdMember member, ObservedClusterSpec target) {
+    String uid = member.getMetadata().getUid();
+    String version = member.getMetadata().getResourceVersion();
+    if (uid == null || version == null) {
+      return MemberPods.revision(EtcdMembers.retarget(member, target));
+    }
+    // the TLS Secret versions are stamped on the member in memory (TlsSecretVersions): not in its resourceVersion
+    String stamped = member.getMetadata().getAnnotations() == null ? ""
+        : member.getMetadata().getAnnotations().getOrDefault(TlsSecretVersions.ANNOTATION, "");
+    String key = uid + "@" + version + "/" + Revision.of(target) + "/" + stamped;
+    String revision = known.get(key);
+    if (revision == null) {
+      revision = MemberPods.revision(EtcdMembers.retarget(member, target));
+      if (known.size() >= KEPT) {
+        known.clear();
+      }
+      known.put(key, revision);
+    }
+    return revision;
+  }
+
+  int size() {
+    return known.size();
+  }
+}
