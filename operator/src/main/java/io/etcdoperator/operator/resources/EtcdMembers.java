@@ -3,6 +3,7 @@ package io.etcdoperator.operator.resources;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.Map;
@@ -87,6 +88,8 @@ public final class EtcdMembers {
         .withAnnotations(Labels.withUserAnnotations(material.map(MemberMaterial::annotations).orElse(Map.of()),
             target.getAdditionalMetadata()))
         .withOwnerReferences(Owners.controller(cluster))
+        // the member controller's own: JOSDK adding it would take a pass, and the Pod waits a queue round more
+        .withFinalizers(EtcdOperatorApi.MEMBER_FINALIZER)
         .build());
     member.setSpec(spec);
     return member;
