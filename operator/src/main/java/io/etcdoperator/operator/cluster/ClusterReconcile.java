@@ -59,6 +59,7 @@ public class ClusterReconcile {
   private final IssuedTlsReconcile issuedTls;
   private final KubeReads apiServer;
   private final CachePass cachePass;
+  private final List<ClusterMemory> memories;
   private volatile Optional<KubeReads> caches = Optional.empty();
   private volatile Optional<IndexerResourceCache<EtcdMember>> memberObjects = Optional.empty();
 
@@ -95,6 +96,7 @@ public class ClusterReconcile {
     this.certManagerInstalled = certManagerInstalled;
     this.certificates = new CertManagerObjects(client, events, clusterDomain);
     this.issuedTls = new IssuedTlsReconcile(client, dialer.secrets(), events, clusterDomain);
+    this.memories = List.of(report, pacing, dialer::discard, spaceRecoveries, evidence);
   }
 
   /** The cluster-wide objects; the cluster controller hands them its informers' caches once it has them. */
@@ -142,11 +144,7 @@ public class ClusterReconcile {
     EtcdCluster cluster = reads.cluster(namespace, name).orElse(null);
     if (cluster == null) {
       CachePass.needsApiServer("cluster not cached");
-      report.forget(namespace, name);
-      pacing.forget(namespace + "/" + name);
-      dialer.discard(namespace, name);
-      spaceRecoveries.forget(namespace, name);
-      evidence.forget(namespace, name);
+      memories.forEach(memory -> memory.forget(namespace, name));
       return Optional.empty();
     }
     if (cluster.getMetadata().getDeletionTimestamp() != null) {

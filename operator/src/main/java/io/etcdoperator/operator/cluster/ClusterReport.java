@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * Everything a cluster pass reports: status (conditions, counts, latch, version), the EtcdMembers' voter and version
  * marks, events once per new problem, and metrics. The status is written only when the whole object changed.
  */
-final class ClusterReport {
+final class ClusterReport implements ClusterMemory {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterReport.class);
 
@@ -53,7 +53,8 @@ final class ClusterReport {
     this.objects = objects;
   }
 
-  void forget(String namespace, String name) {
+  @Override
+  public void forget(String namespace, String name) {
     metrics.forget(namespace, name);
   }
 

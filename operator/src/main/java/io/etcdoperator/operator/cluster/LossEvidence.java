@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * What earlier passes saw of each member's sign of lost data, so the planner can ask for it twice (LossProof). Kept
  * in the operator process: after a restart the proof starts over, which only delays a repair. A ready member clears.
  */
-final class LossEvidence {
+final class LossEvidence implements ClusterMemory {
 
   private final Map<String, Map<String, ObservedMember.Evidence>> byCluster = new ConcurrentHashMap<>();
 
@@ -38,7 +38,8 @@ final class LossEvidence {
     Optional.ofNullable(byCluster.get(key(cluster))).ifPresent(seen -> seen.keySet().retainAll(members));
   }
 
-  void forget(String namespace, String name) {
+  @Override
+  public void forget(String namespace, String name) {
     byCluster.remove(namespace + "/" + name);
   }
 

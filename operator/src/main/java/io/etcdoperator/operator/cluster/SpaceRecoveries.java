@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the pages a compaction freed only after the member's next write, and NOSPACE refuses writes, so the planner cannot
  * read "defragmented already" from etcd; it reads it here. Lost on restart: at most one extra defragment per voter.
  */
-final class SpaceRecoveries {
+final class SpaceRecoveries implements ClusterMemory {
 
   private final Map<String, Map<String, Long>> defragmented = new ConcurrentHashMap<>();
 
@@ -23,7 +23,8 @@ final class SpaceRecoveries {
   }
 
   /** The alarm is gone (disarmed, or by a person) or the cluster is: the next NOSPACE starts afresh. */
-  void forget(String namespace, String name) {
+  @Override
+  public void forget(String namespace, String name) {
     defragmented.remove(key(namespace, name));
   }
 

@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * reason holds for longer, something else is wrong and the cluster is looked at no more often than every 2 s. A
  * cluster whose last pass planned Converged is settled: its next pass may run on the caches.
  */
-final class WaitPacing {
+final class WaitPacing implements ClusterMemory {
 
   static final Duration PATIENCE = Duration.ofSeconds(15);
   static final Duration SLOWEST_QUICK = Duration.ofSeconds(2);
@@ -42,8 +42,9 @@ final class WaitPacing {
     return settled.contains(cluster);
   }
 
-  void forget(String cluster) {
-    current.remove(cluster);
-    settled.remove(cluster);
+  @Override
+  public void forget(String namespace, String name) {
+    current.remove(namespace + "/" + name);
+    settled.remove(namespace + "/" + name);
   }
 }
