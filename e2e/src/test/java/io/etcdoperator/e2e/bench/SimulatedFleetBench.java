@@ -41,6 +41,7 @@ class SimulatedFleetBench {
   private final Map<String, Instant> created = new ConcurrentHashMap<>();
   private final Map<String, Instant> ready = new ConcurrentHashMap<>();
   private final List<String> report = new ArrayList<>();
+  private final Map<String, Map<String, Long>> passes = new LinkedHashMap<>();
 
   @Test
   void simulatedFleetToReady() throws Exception {
@@ -48,6 +49,7 @@ class SimulatedFleetBench {
       long operator = env.operator().pid();
       RssSampler rss = RssSampler.start(operator);
       ApiServerRequests requestsBefore = requests(env);
+      OperatorPasses passesBefore = passes(env);
       ProcessTree cpuBefore = ProcessTree.sample();
       say("creating " + clusters + " clusters");
 
@@ -67,6 +69,8 @@ class SimulatedFleetBench {
       Duration allReady = Duration.between(start, Instant.now());
       ProcessTree cpuReady = ProcessTree.sample();
       ApiServerRequests requestsReady = requests(env);
+      OperatorPasses passesReady = passes(env);
+      passes.put("while the fleet formed", passesReady.since(passesBefore));
       double peakRss = rss.stop();
       say("all " + ready.size() + " READY=3 after " + seconds(allReady) + " s; operator peak RSS "
           + Math.round(peakRss) + " MiB");
@@ -85,6 +89,7 @@ class SimulatedFleetBench {
       double idleCpu = idleEnd.cpuSecondsSince(idleStart);
       String rssSplit = ProcessUsage.rssSplit(operator);
       ApiServerRequests requestsIdle = requests(env);
+      passes.put("in the settle + idle window", passes(env).since(passesReady));
       Map<String, Long> operatorIdle = new java.util.TreeMap<>();
       audit.operatorRequestsSince(idleMark)
           .forEach(r -> operatorIdle.merge(r.verb() + " " + r.resource(), 1L, Long::sum));
@@ -182,6 +187,14 @@ class SimulatedFleetBench {
         .filter(e -> e.getValue() >= 0.5)
         .forEach(e -> line(String.format("| %s | %.1f |", e.getKey(), e.getValue())));
     line("");
+    passes.forEach((when, counted) -> {
+      line("The operator's passes " + when + " (its /metrics; per cluster in brackets):");
+      line("");
+      line("| counter | passes |");
+      line("|---|---|");
+      counted.forEach((name, n) -> line(String.format("| `%s` | %d (%.1f) |", name, n, (double) n / clusters)));
+      line("");
+    });
     requestTable("kube-apiserver requests while the fleet formed (all clients; top 25)", rampRequests);
     requestTable("kube-apiserver requests in the settle + idle window (all clients; top 25)", idleRequests);
     requestTable("the operator's requests in the " + idleSeconds + " s idle window (kube-apiserver's audit log, by its "
@@ -242,6 +255,10 @@ class SimulatedFleetBench {
   private static ApiServerRequests requests(E2eEnvironment env) {
     String base = env.client().getMasterUrl().toString().replaceAll("/$", "");
     return ApiServerRequests.parse(env.client().raw(base + "/metrics"));
+  }
+
+  private static OperatorPasses passes(E2eEnvironment env) {
+    return OperatorPasses.parse(env.operator().get("/metrics").body());
   }
 
   private static double secs(Duration d) {
