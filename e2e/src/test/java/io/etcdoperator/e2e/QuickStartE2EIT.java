@@ -65,7 +65,7 @@ class QuickStartE2EIT {
     // settled: the status written after READY=3 is in the caches, and a pass of each sends nothing
     Await.until("a pass of both clusters without a request", Duration.ofMinutes(3),
         () -> SettledPasses.requestsInOnePass(env, audit, clusters).isEmpty());
-    assertThat(SettledPasses.requestsInTwoPasses(env, audit, clusters))
+    assertThat(SettledPasses.requestsInPasses(env, audit, clusters, 2))
         .as("the operator's requests for these clusters while they were settled").isEmpty();
 
     long edited = audit.mark();

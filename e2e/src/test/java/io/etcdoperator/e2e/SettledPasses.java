@@ -13,13 +13,14 @@ final class SettledPasses {
 
   private SettledPasses() {}
 
-  /** The operator's requests in the namespaces of {@code clusters} while each had two periodic passes. */
-  static List<ApiServerAudit.Request> requestsInTwoPasses(E2eEnvironment env, ApiServerAudit audit,
-      Map<String, String> clusters) {
+  /** The operator's requests in the namespaces of {@code clusters} while each had {@code passes} periodic passes. */
+  static List<ApiServerAudit.Request> requestsInPasses(E2eEnvironment env, ApiServerAudit audit,
+      Map<String, String> clusters, int passes) {
     long idle = audit.mark();
     long before = cachePasses(env, "etcdcluster");
-    awaitPassOfEach(env, clusters);
-    awaitPassOfEach(env, clusters);
+    for (int i = 0; i < passes; i++) {
+      awaitPassOfEach(env, clusters);
+    }
     List<ApiServerAudit.Request> all = audit.operatorRequestsSince(idle);
     List<ApiServerAudit.Request> sent = all.stream().filter(r -> clusters.containsKey(r.namespace())).toList();
     System.out.printf("idle %s: %d cluster passes on the caches, %d requests for these clusters (%d for other "
