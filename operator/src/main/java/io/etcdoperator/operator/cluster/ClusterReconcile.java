@@ -194,7 +194,8 @@ public class ClusterReconcile {
     if (CertManagerCertificates.usesCertManager(cluster)) {
       certificates.ensure(cluster);
     }
-    return IssuedTlsReconcile.applies(cluster) ? Optional.of(issuedTls.reconcile(cluster, now, reads)) : Optional.empty();
+    return IssuedTlsReconcile.applies(cluster) ? Optional.of(issuedTls.reconcile(cluster, now, reads))
+        : Optional.empty();
   }
 
   private Duration pass(EtcdCluster cluster, EtcdClusterStatus before, ClusterObserver.Observation observation,

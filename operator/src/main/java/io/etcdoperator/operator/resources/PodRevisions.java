@@ -7,8 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The revision a member's Pod should have under the latched target ({@link MemberPods#revision}), remembered per
- * member version, target and stamped TLS Secret versions: building each Pod template again only to hash it was a sixth of a settled cluster's pass
- * (docs/benchmarks.md). A member whose object or target changed is built again; the memory starts over when full.
+ * member version, target and stamped TLS Secret versions: building each Pod template again only to hash it was a
+ * sixth of a settled cluster's pass (docs/benchmarks.md). A member whose object or target changed is built again;
+ * the memory starts over when full.
  */
 public final class PodRevisions {
 
