@@ -52,7 +52,7 @@ public final class SecretReads {
     return secret;
   }
 
-  /** How many Secrets are remembered (a gauge; entries older than {@link #REREAD} are dropped). */
+  /** How many Secrets are remembered (entries older than {@link #REREAD} are dropped at the next sweep). */
   public int remembered() {
     return reads.size();
   }

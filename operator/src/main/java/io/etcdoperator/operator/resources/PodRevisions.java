@@ -21,7 +21,7 @@ public final class PodRevisions {
     String uid = member.getMetadata().getUid();
     String version = member.getMetadata().getResourceVersion();
     if (uid == null || version == null) {
-      return MemberPods.revision(EtcdMembers.retarget(member, target));
+      return built(member, target);
     }
     // the TLS Secret versions are stamped on the member in memory (TlsSecretVersions): not in its resourceVersion
     String stamped = member.getMetadata().getAnnotations() == null ? ""
@@ -29,13 +29,17 @@ public final class PodRevisions {
     String key = uid + "@" + version + "/" + Revision.of(target) + "/" + stamped;
     String revision = known.get(key);
     if (revision == null) {
-      revision = MemberPods.revision(EtcdMembers.retarget(member, target));
+      revision = built(member, target);
       if (known.size() >= KEPT) {
         known.clear();
       }
       known.put(key, revision);
     }
     return revision;
+  }
+
+  private static String built(EtcdMember member, ObservedClusterSpec target) {
+    return MemberPods.revision(EtcdMembers.retarget(member, target));
   }
 
   int size() {
