@@ -16,12 +16,8 @@ final class SettledPasses {
   /** The operator's requests in the namespaces of {@code clusters} while each had {@code passes} periodic passes. */
   static List<ApiServerAudit.Request> requestsInPasses(E2eEnvironment env, ApiServerAudit audit,
       Map<String, String> clusters, int passes) {
-    long idle = audit.mark();
     long before = cachePasses(env, "etcdcluster");
-    for (int i = 0; i < passes; i++) {
-      awaitPassOfEach(env, clusters);
-    }
-    List<ApiServerAudit.Request> all = audit.operatorRequestsSince(idle);
+    List<ApiServerAudit.Request> all = requestsWhile(env, audit, clusters, passes);
     List<ApiServerAudit.Request> sent = all.stream().filter(r -> clusters.containsKey(r.namespace())).toList();
     System.out.printf("idle %s: %d cluster passes on the caches, %d requests for these clusters (%d for other "
         + "clusters of the shared environment)%n", clusters.values(), cachePasses(env, "etcdcluster") - before,
@@ -32,9 +28,17 @@ final class SettledPasses {
   /** Requests the operator sent in the namespaces of {@code clusters} during one periodic pass of each. */
   static List<ApiServerAudit.Request> requestsInOnePass(E2eEnvironment env, ApiServerAudit audit,
       Map<String, String> clusters) {
+    return requestsWhile(env, audit, clusters, 1).stream().filter(r -> clusters.containsKey(r.namespace())).toList();
+  }
+
+  /** Every request the operator sent while each of {@code clusters} had {@code passes} periodic passes. */
+  private static List<ApiServerAudit.Request> requestsWhile(E2eEnvironment env, ApiServerAudit audit,
+      Map<String, String> clusters, int passes) {
     long window = audit.mark();
-    awaitPassOfEach(env, clusters);
-    return audit.operatorRequestsSince(window).stream().filter(r -> clusters.containsKey(r.namespace())).toList();
+    for (int i = 0; i < passes; i++) {
+      awaitPassOfEach(env, clusters);
+    }
+    return audit.operatorRequestsSince(window);
   }
 
   static void awaitPassOfEach(E2eEnvironment env, Map<String, String> clusters) {

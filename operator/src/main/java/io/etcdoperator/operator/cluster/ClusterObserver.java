@@ -252,11 +252,6 @@ public class ClusterObserver {
    * an older operator) counts as built from its EtcdMember's spec.
    */
   static Optional<RestartReason> outdated(EtcdMember m, Pod pod, ObservedClusterSpec target,
-      Optional<Instant> restartAt, Instant now) {
-    return outdated(m, pod, target, restartAt, now, new PodRevisions());
-  }
-
-  static Optional<RestartReason> outdated(EtcdMember m, Pod pod, ObservedClusterSpec target,
       Optional<Instant> restartAt, Instant now, PodRevisions revisions) {
     String initial = m.getSpec().getInitialCluster();
     if (target == null || initial == null || initial.isEmpty() || Boolean.TRUE.equals(m.getSpec().getDormant())) {

@@ -4,6 +4,7 @@ import io.etcdoperator.api.v1alpha2.AuthSpec;
 import io.etcdoperator.api.v1alpha2.BootstrapSpec;
 import io.etcdoperator.api.v1alpha2.ClientTls;
 import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
+import io.etcdoperator.api.v1alpha2.EtcdOptions;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.api.v1alpha2.PeerTls;
@@ -54,6 +55,7 @@ public final class SpecRules {
     }
     checkSize(size(spec.getStorage()), memory, errors);
     checkQuota(spec, errors);
+    checkCompaction(spec.getOptions(), errors);
     if (spec.getStorage() != null && spec.getStorage().getMedium() != null
         && !spec.getStorage().getMedium().isEmpty() && !memory) {
       errors.add("spec.storage.medium must be \"\" or \"Memory\"");
@@ -169,6 +171,16 @@ public final class SpecRules {
     if (quota != null && positive(volume) && BigDecimal.valueOf(quota).compareTo(bytes(volume).orElseThrow()) > 0) {
       errors.add("spec.options.quotaBackendBytes (" + quota + ") must not exceed spec.storage.size (" + volume
           + "): etcd would fill the volume before its space alarm fires");
+    }
+  }
+
+  /** etcd reads a duration in revision mode as that many nanoseconds of revisions: compaction silently never runs. */
+  private static void checkCompaction(EtcdOptions options, List<String> errors) {
+    if (options != null && EtcdOptions.COMPACTION_REVISION.equals(options.getAutoCompactionMode())
+        && options.getAutoCompactionRetention() != null && !options.getAutoCompactionRetention().matches("\\d+")) {
+      errors.add("spec.options.autoCompactionRetention must be a number of revisions with autoCompactionMode "
+          + "revision, got '" + options.getAutoCompactionRetention() + "': etcd reads a duration there as that many "
+          + "nanoseconds' worth of revisions (1h keeps 3600000000000) and would never compact");
     }
   }
 

@@ -7,19 +7,24 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Secrets passes read (TLS material, root passwords). The operator may not list or watch Secrets, so a pass on the
- * API server GETs each one and remembers what it got; a {@link CachePass} answers from a read at most {@link #REREAD}
- * old, else it needs the API server. A Secret changed by hand is thus seen within that time (docs/concepts.md).
+ * API server GETs each one and remembers what it got; a {@link CachePass} answers from a read younger than the
+ * Secret's period and GETs it again, alone, once that has passed (docs/concepts.md, "Cache passes").
  */
 public final class SecretReads {
 
-  /** As often as a ready member's safety-net pass: a TLS or auth cluster at rest costs one API pass per period. */
+  /** The period of the Secrets the operator writes itself: only a person's mistake changes them behind its back. */
   public static final Duration REREAD = Duration.ofMinutes(5);
+  /** The period of a user's Secret (or a missing one): a rotated password or certificate is seen within a minute. */
+  public static final Duration USER_REREAD = Duration.ofMinutes(1);
+
+  private static final String GROUP = "etcd-operator.cozystack.io/";
 
   private record Read(Optional<Secret> secret, Instant at) {
   }
@@ -39,17 +44,21 @@ public final class SecretReads {
   public Optional<Secret> get(String namespace, String name) {
     String key = namespace + "/" + name;
     Instant now = clock.instant();
-    if (CachePass.running()) {
-      Read read = reads.get(key);
-      if (read == null || read.at().plus(REREAD).isBefore(now)) {
-        CachePass.needsApiServer("Secret " + key + " not read in the last " + REREAD.toMinutes() + " min");
-      }
+    Read read = reads.get(key);
+    if (CachePass.running() && read != null && !read.at().plus(period(read)).isBefore(now)) {
       return read.secret().map(SecretReads::copy);
     }
-    Optional<Secret> secret = Optional.ofNullable(client.secrets().inNamespace(namespace).withName(name).get());
+    Optional<Secret> secret = CachePass.sending(
+        () -> Optional.ofNullable(client.secrets().inNamespace(namespace).withName(name).get()));
     reads.put(key, new Read(secret.map(SecretReads::copy), now));
     sweep(now);
     return secret;
+  }
+
+  private static Duration period(Read read) {
+    return read.secret().map(Secret::getMetadata).map(ObjectMeta::getOwnerReferences).orElse(List.of()).stream()
+        .anyMatch(r -> Boolean.TRUE.equals(r.getController()) && "EtcdCluster".equals(r.getKind())
+            && r.getApiVersion() != null && r.getApiVersion().startsWith(GROUP)) ? REREAD : USER_REREAD;
   }
 
   /** How many Secrets are remembered (entries older than {@link #REREAD} are dropped at the next sweep). */

@@ -15,7 +15,12 @@ public final class PodRevisions {
 
   static final int KEPT = 16_384;
 
+  private record TargetRevision(ObservedClusterSpec target, String revision) {
+  }
+
   private final Map<String, String> known = new ConcurrentHashMap<>();
+  /** A pass asks for each of its members with the same target object: hashed once, not once per member. */
+  private volatile TargetRevision lastTarget = new TargetRevision(null, "");
 
   public String wanted(EtcdMember member, ObservedClusterSpec target) {
     String uid = member.getMetadata().getUid();
@@ -26,7 +31,7 @@ public final class PodRevisions {
     // the TLS Secret versions are stamped on the member in memory (TlsSecretVersions): not in its resourceVersion
     String stamped = member.getMetadata().getAnnotations() == null ? ""
         : member.getMetadata().getAnnotations().getOrDefault(TlsSecretVersions.ANNOTATION, "");
-    String key = uid + "@" + version + "/" + Revision.of(target) + "/" + stamped;
+    String key = uid + "@" + version + "/" + targetRevision(target) + "/" + stamped;
     String revision = known.get(key);
     if (revision == null) {
       revision = built(member, target);
@@ -36,6 +41,15 @@ public final class PodRevisions {
       known.put(key, revision);
     }
     return revision;
+  }
+
+  private String targetRevision(ObservedClusterSpec target) {
+    TargetRevision last = lastTarget;
+    if (last.target() != target) {
+      last = new TargetRevision(target, Revision.of(target));
+      lastTarget = last;
+    }
+    return last.revision();
   }
 
   private static String built(EtcdMember member, ObservedClusterSpec target) {

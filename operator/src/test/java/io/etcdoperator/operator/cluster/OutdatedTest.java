@@ -8,6 +8,7 @@ import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.Fixtures;
 import io.etcdoperator.operator.resources.MemberPods;
+import io.etcdoperator.operator.resources.PodRevisions;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
 import java.util.Map;
@@ -42,7 +43,7 @@ class OutdatedTest {
   @Test
   void aPodBuiltFromTheTargetIsUpToDate() {
     EtcdMember m = Fixtures.member("member-seed-plain");
-    assertThat(ClusterObserver.outdated(m, podOf(m, "2026-11-24T11:00:00Z"), targetOf(m), Optional.empty(), NOW))
+    assertThat(outdated(m, podOf(m, "2026-11-24T11:00:00Z"), targetOf(m), Optional.empty()))
         .isEmpty();
   }
 
@@ -52,12 +53,12 @@ class OutdatedTest {
     Pod pod = podOf(m, "2026-11-24T11:00:00Z");
     ObservedClusterSpec newer = targetOf(m);
     newer.setVersion("3.5.30");
-    assertThat(ClusterObserver.outdated(m, pod, newer, Optional.empty(), NOW)).contains(RestartReason.VERSION_CHANGED);
+    assertThat(outdated(m, pod, newer, Optional.empty())).contains(RestartReason.VERSION_CHANGED);
     ObservedClusterSpec options = targetOf(m);
     var o = new io.etcdoperator.api.v1alpha2.EtcdOptions();
     o.setSnapshotCount(5000L);
     options.setOptions(o);
-    assertThat(ClusterObserver.outdated(m, pod, options, Optional.empty(), NOW)).contains(RestartReason.SPEC_CHANGED);
+    assertThat(outdated(m, pod, options, Optional.empty())).contains(RestartReason.SPEC_CHANGED);
   }
 
   @Test
@@ -66,10 +67,10 @@ class OutdatedTest {
     Pod older = podOf(m, "2026-11-24T11:00:00Z");
     Pod newer = podOf(m, "2026-11-24T11:45:00Z");
     Optional<Instant> at = Optional.of(Instant.parse("2026-11-24T11:30:00Z"));
-    assertThat(ClusterObserver.outdated(m, older, targetOf(m), at, NOW)).contains(RestartReason.RESTART_REQUESTED);
-    assertThat(ClusterObserver.outdated(m, newer, targetOf(m), at, NOW)).isEmpty();
+    assertThat(outdated(m, older, targetOf(m), at)).contains(RestartReason.RESTART_REQUESTED);
+    assertThat(outdated(m, newer, targetOf(m), at)).isEmpty();
     Optional<Instant> future = Optional.of(NOW.plusSeconds(60));
-    assertThat(ClusterObserver.outdated(m, older, targetOf(m), future, NOW)).isEmpty();
+    assertThat(outdated(m, older, targetOf(m), future)).isEmpty();
   }
 
   @Test
@@ -90,5 +91,10 @@ class OutdatedTest {
     assertThat(ClusterObserver.seedStartsNew(seed, firstStart, true)).contains(RestartReason.CLUSTER_FORMED);
     assertThat(ClusterObserver.seedStartsNew(seed, firstStart, false)).as("not formed yet").isEmpty();
     assertThat(ClusterObserver.seedStartsNew(seed, rebuilt, true)).isEmpty();
+  }
+
+  private static Optional<RestartReason> outdated(EtcdMember m, Pod pod, ObservedClusterSpec target,
+      Optional<Instant> restartAt) {
+    return ClusterObserver.outdated(m, pod, target, restartAt, NOW, new PodRevisions());
   }
 }

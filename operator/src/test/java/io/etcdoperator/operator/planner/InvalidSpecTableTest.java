@@ -42,6 +42,8 @@ class InvalidSpecTableTest {
         row("memory volume under the floor", "storage: {size: 100Mi, medium: Memory}", "spec.storage.size"),
         row("size that is no quantity", "storage: {size: lots}", "spec.storage.size"),
         row("quota under the floor", "options: {quotaBackendBytes: 8388607}", "spec.options.quotaBackendBytes"),
+        row("a duration as a revision count", "options: {autoCompactionMode: revision, autoCompactionRetention: 1h}",
+            "spec.options.autoCompactionRetention"),
         row("label key with a space", "additionalMetadata: {labels: {'team name': a}}",
             "spec.additionalMetadata.labels key 'team name'"),
         row("label key with two slashes", "additionalMetadata: {labels: {'a/b/c': x}}",

@@ -57,36 +57,77 @@ class SecretReadsTest {
   }
 
   @Test
-  void aReadOlderThanTheRereadPeriodSendsTheCachePassToTheApiServerWhichSeesTheChange() {
+  void aUsersSecretReadOverAMinuteAgoIsReadAgainAloneAndTheCachePassGoesOn() {
     secret("b", "root", "b2xk");
     try (KubernetesClient guarded = guarded()) {
       SecretReads secrets = new SecretReads(guarded, clock);
       secrets.get("b", "root");
       secret("b", "root", "bmV3");
-      clock.advance(SecretReads.REREAD.minusSeconds(1));
+      clock.advance(SecretReads.USER_REREAD.minusSeconds(1));
+      int before = server.getRequestCount();
       assertThat(CachePass.run(() -> secrets.get("b", "root")).orElseThrow().getData())
           .as("within the period: what was read").containsEntry("password", "b2xk");
+      assertThat(server.getRequestCount()).isEqualTo(before);
 
       clock.advance(Duration.ofSeconds(2));
-      assertThatThrownBy(() -> CachePass.run(() -> secrets.get("b", "root")))
-          .isInstanceOf(CachePass.NeedsApiServer.class).hasMessageContaining("Secret b/root not read");
-      assertThat(secrets.get("b", "root").orElseThrow().getData()).as("the API pass reads it again")
+      assertThat(CachePass.run(() -> secrets.get("b", "root")).orElseThrow().getData())
+          .as("the period is over: the cache pass reads it again and sees the change")
           .containsEntry("password", "bmV3");
+      assertThat(server.getRequestCount()).as("one GET, nothing else").isEqualTo(before + 1);
       assertThat(CachePass.run(() -> secrets.get("b", "root")).orElseThrow().getData()).containsEntry("password",
           "bmV3");
+      assertThat(server.getRequestCount()).isEqualTo(before + 1);
     }
   }
 
   @Test
-  void aMissingSecretIsRememberedAsMissingAndOneNeverReadNeedsTheApiServer() {
+  void aSecretTheOperatorOwnsIsReadAgainOnlyAfterFiveMinutes() {
+    client.secrets().inNamespace("e").resource(new SecretBuilder().withNewMetadata().withName("applied")
+        .addNewOwnerReference().withApiVersion("etcd-operator.cozystack.io/v1alpha2").withKind("EtcdCluster")
+        .withName("e").withUid("u-e").withController(true).endOwnerReference().endMetadata()
+        .addToData("password", "b2xk").build()).create();
     try (KubernetesClient guarded = guarded()) {
       SecretReads secrets = new SecretReads(guarded, clock);
-      assertThatThrownBy(() -> CachePass.run(() -> secrets.get("c", "absent")))
-          .isInstanceOf(CachePass.NeedsApiServer.class);
-      assertThat(secrets.get("c", "absent")).isEmpty();
+      secrets.get("e", "applied");
+      clock.advance(SecretReads.REREAD.minusSeconds(1));
       int before = server.getRequestCount();
-      assertThat(CachePass.run(() -> secrets.get("c", "absent"))).isEmpty();
+      CachePass.run(() -> secrets.get("e", "applied"));
+      assertThat(server.getRequestCount()).as("past a user's period, within the operator's").isEqualTo(before);
+      clock.advance(Duration.ofSeconds(2));
+      CachePass.run(() -> secrets.get("e", "applied"));
+      assertThat(server.getRequestCount()).isEqualTo(before + 1);
+    }
+  }
+
+  @Test
+  void aCachePassThatWasAlreadyStoppedSendsNoSecretRead() {
+    try (KubernetesClient guarded = guarded()) {
+      SecretReads secrets = new SecretReads(guarded, clock);
+      int before = server.getRequestCount();
+      assertThatThrownBy(() -> CachePass.run(() -> {
+        try {
+          guarded.pods().inNamespace("f").list();
+        } catch (CachePass.NeedsApiServer swallowed) {
+          // code that catches the stop and goes on must not get a request out
+        }
+        return secrets.get("f", "root");
+      })).isInstanceOf(CachePass.NeedsApiServer.class).hasMessageContaining("GET");
       assertThat(server.getRequestCount()).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void aMissingSecretIsRememberedAsMissingForAMinute() {
+    try (KubernetesClient guarded = guarded()) {
+      SecretReads secrets = new SecretReads(guarded, clock);
+      int before = server.getRequestCount();
+      assertThat(CachePass.run(() -> secrets.get("c", "absent"))).as("never read: read in the cache pass").isEmpty();
+      assertThat(server.getRequestCount()).isEqualTo(before + 1);
+      assertThat(CachePass.run(() -> secrets.get("c", "absent"))).isEmpty();
+      assertThat(server.getRequestCount()).isEqualTo(before + 1);
+      secret("c", "absent", "bmV3");
+      clock.advance(SecretReads.USER_REREAD.plusSeconds(1));
+      assertThat(CachePass.run(() -> secrets.get("c", "absent"))).as("created since").isPresent();
     }
   }
 
