@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -53,7 +55,7 @@ class AlertRulesTest {
       throw new AssertionError("promtool is missing and CI is set: hack/test.sh installs it (Debian's prometheus)");
     }
     assumeTrue(present, "promtool is not installed (apt-get install prometheus); skipped outside CI");
-    var command = new java.util.ArrayList<>(List.of("promtool"));
+    var command = new ArrayList<>(List.of("promtool"));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -62,7 +64,7 @@ class AlertRulesTest {
   }
 
   private static boolean onPath() {
-    return Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+    return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
         .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "promtool")));
   }
 }

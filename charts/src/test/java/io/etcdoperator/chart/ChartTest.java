@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -23,9 +24,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -330,7 +333,7 @@ class ChartTest {
   static String notes(Map<String, Object> values) throws IOException {
     String rendered = templateWithHooksAndNotes(values);
     return rendered.substring(rendered.indexOf(NOTES_HEADER) + NOTES_HEADER.length()).lines()
-        .map(line -> line.startsWith("# ") ? line.substring(2) : "").collect(java.util.stream.Collectors.joining("\n"))
+        .map(line -> line.startsWith("# ") ? line.substring(2) : "").collect(Collectors.joining("\n"))
         + "\n";
   }
 
@@ -347,7 +350,7 @@ class ChartTest {
     Path copy = MODULE.toAbsolutePath().resolve("target/chart-with-hooks/etcd-operator");
     if (Files.exists(copy)) {
       try (Stream<Path> old = Files.walk(copy)) {
-        for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
           Files.delete(p);
         }
       }
@@ -386,7 +389,7 @@ class ChartTest {
     String document = rendered.substring(start + marker.length(), end < 0 ? rendered.length() : end + 1);
     StringBuilder out = new StringBuilder(rendered.substring(0, start))
         .append(end < 0 ? "" : rendered.substring(end + 1));
-    Map<String, String> data = Serialization.unmarshal(document, io.fabric8.kubernetes.api.model.ConfigMap.class)
+    Map<String, String> data = Serialization.unmarshal(document, ConfigMap.class)
         .getData();
     data.entrySet().stream().filter(e -> !e.getKey().equals("NOTES.txt") && !e.getValue().isBlank())
         .sorted(Map.Entry.comparingByKey())

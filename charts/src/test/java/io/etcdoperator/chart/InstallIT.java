@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -159,7 +160,7 @@ class InstallIT {
         .getStatus().getPodIP();
     String bin = Optional.ofNullable(System.getenv("ETCD35_BIN")).filter(s -> !s.isBlank())
         .orElse(System.getProperty("user.home") + "/.cache/etcd-operator/etcd-3.5.16");
-    List<String> command = new java.util.ArrayList<>(List.of(bin + "/etcdctl", "--endpoints=http://" + ip + ":2379"));
+    List<String> command = new ArrayList<>(List.of(bin + "/etcdctl", "--endpoints=http://" + ip + ":2379"));
     command.addAll(List.of(args));
     return run(command);
   }

@@ -1,5 +1,6 @@
 package io.etcdoperator.etcd;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -105,7 +106,7 @@ public final class ConnectionPool implements AutoCloseable {
       digest.update((byte) 0);
       return;
     }
-    digest.update(java.nio.ByteBuffer.allocate(4).putInt(bytes.length).array());
+    digest.update(ByteBuffer.allocate(4).putInt(bytes.length).array());
     digest.update(bytes);
   }
 }

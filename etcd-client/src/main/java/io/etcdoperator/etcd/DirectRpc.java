@@ -25,6 +25,7 @@ import io.grpc.Context;
 import io.grpc.Deadline;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -109,7 +110,7 @@ final class DirectRpc {
     }
 
     RuntimeException failure() {
-      return getCause() instanceof RuntimeException r ? r : new java.io.UncheckedIOException((IOException) getCause());
+      return getCause() instanceof RuntimeException r ? r : new UncheckedIOException((IOException) getCause());
     }
   }
 

@@ -1,6 +1,7 @@
 package io.etcdoperator.etcd;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -54,7 +55,7 @@ public record EtcdConnection(
      * `kubectl create secret --from-file`) is not part of it, for the operator, the agent and the plugin alike.
      */
     public static String password(byte[] stored) {
-      return new String(stored, java.nio.charset.StandardCharsets.UTF_8).strip();
+      return new String(stored, StandardCharsets.UTF_8).strip();
     }
 
     @Override

@@ -7,8 +7,10 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,7 +30,7 @@ class ConnectionPoolTest {
     }
 
     @Override
-    public Clock withZone(java.time.ZoneId zone) {
+    public Clock withZone(ZoneId zone) {
       return this;
     }
 
@@ -102,7 +104,7 @@ class ConnectionPoolTest {
   }
 
   private static EtcdConnection plain(String... hosts) {
-    return EtcdConnection.plaintext(java.util.Arrays.stream(hosts).map(h -> URI.create("http://" + h + ":2379"))
+    return EtcdConnection.plaintext(Arrays.stream(hosts).map(h -> URI.create("http://" + h + ":2379"))
         .toList());
   }
 

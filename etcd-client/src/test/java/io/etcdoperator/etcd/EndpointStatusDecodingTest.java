@@ -8,6 +8,7 @@ import io.etcd.jetcd.api.ResponseHeader;
 import io.etcd.jetcd.api.StatusResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** jetcd 0.8.5's StatusResponse predates etcd 3.4's fields; they must still be read from the wire. */
@@ -30,7 +31,7 @@ class EndpointStatusDecodingTest {
     EndpointStatus status = DirectRpc.endpointStatus(StatusResponse.parseFrom(ByteString.copyFrom(wire.toByteArray())));
 
     assertThat(status).isEqualTo(new EndpointStatus("3.5.16", new MemberId(0xaa), new MemberId(0xbb), 42, 41, 3,
-        20480, 16384, 64, true, java.util.List.of("memberID:170 alarm:NOSPACE")));
+        20480, 16384, 64, true, List.of("memberID:170 alarm:NOSPACE")));
     assertThat(status.isLeader()).isFalse();
   }
 

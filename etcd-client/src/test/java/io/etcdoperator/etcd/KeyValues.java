@@ -8,7 +8,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /** A plain jetcd KV client for tests, independent of the port under test. */
@@ -29,12 +31,12 @@ final class KeyValues implements AutoCloseable {
   }
 
   /** Puts and returns etcd's refusal, if any, instead of failing (for writes expected to be refused). */
-  java.util.Optional<Throwable> tryPut(String key, String value) {
+  Optional<Throwable> tryPut(String key, String value) {
     try {
       client.getKVClient().put(bytes(key), bytes(value)).get(10, TimeUnit.SECONDS);
-      return java.util.Optional.empty();
-    } catch (java.util.concurrent.ExecutionException e) {
-      return java.util.Optional.of(e.getCause());
+      return Optional.empty();
+    } catch (ExecutionException e) {
+      return Optional.of(e.getCause());
     } catch (Exception e) {
       throw new AssertionError("put " + key + " did not finish", e);
     }

@@ -2,9 +2,12 @@ package io.etcdoperator.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -55,10 +58,10 @@ class MaintenanceIT {
       EtcdProcess member = etcd.startFirst("m1");
       try (EtcdAdmin admin = MembershipIT.adminOf(member)) {
         MemberId id = admin.status(member.clientUrl()).memberId();
-        io.grpc.ManagedChannel channel = io.grpc.netty.NettyChannelBuilder
+        ManagedChannel channel = NettyChannelBuilder
             .forAddress(member.clientUrl().getHost(), member.clientUrl().getPort()).usePlaintext().build();
         try {
-          io.etcd.jetcd.api.MaintenanceGrpc.newBlockingStub(channel).withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS)
+          io.etcd.jetcd.api.MaintenanceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
               .alarm(io.etcd.jetcd.api.AlarmRequest.newBuilder()
                   .setAction(io.etcd.jetcd.api.AlarmRequest.AlarmAction.ACTIVATE)
                   .setMemberID(id.value()).setAlarmValue(2).build());

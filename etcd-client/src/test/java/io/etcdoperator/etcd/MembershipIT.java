@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -141,7 +142,7 @@ class MembershipIT {
 
   static EtcdAdmin adminOf(EtcdProcess... voters) {
     return JetcdEtcdAdmin.FACTORY.open(
-        EtcdConnection.plaintext(java.util.Arrays.stream(voters).map(EtcdProcess::clientUrl).toList()));
+        EtcdConnection.plaintext(Arrays.stream(voters).map(EtcdProcess::clientUrl).toList()));
   }
 
   static EtcdAdmin adminOf(List<EtcdProcess> voters) {

@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -14,12 +17,12 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code kubectl etcd}: day-2 commands against one member of an etcd cluster, reached through the API server with a
@@ -75,7 +78,7 @@ public final class KubectlEtcd {
     CommandLine line = commandLine(new KubectlEtcd());
     // kubectl's completion protocol, not a command: its words are partial and must not be parsed as flags
     int code = args.length > 0 && args[0].equals(Completion.COMPLETE)
-        ? Completion.complete(line, java.util.Arrays.asList(args).subList(1, args.length), line.getOut())
+        ? Completion.complete(line, Arrays.asList(args).subList(1, args.length), line.getOut())
         : line.execute(args);
     line.getOut().flush(); // System.exit does not flush what print() left in the writers
     line.getErr().flush();
@@ -158,7 +161,7 @@ public final class KubectlEtcd {
 
   private static KubernetesClient kubeClient(KubectlEtcd flags) {
     if (flags.kubeconfig != null) {
-      if (!java.nio.file.Files.isReadable(java.nio.file.Path.of(flags.kubeconfig))) {
+      if (!Files.isReadable(Path.of(flags.kubeconfig))) {
         throw new PluginException("kubeconfig " + flags.kubeconfig + " does not exist or cannot be read");
       }
       System.setProperty(Config.KUBERNETES_KUBECONFIG_FILE, flags.kubeconfig);

@@ -3,6 +3,7 @@ package io.etcdoperator.kubectl;
 import io.etcdoperator.etcd.Compaction;
 import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.EtcdException;
+import io.etcdoperator.etcd.JetcdEtcdAdmin;
 import io.etcdoperator.etcd.Member;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -113,7 +114,7 @@ final class MaintenanceCommands {
       if (endpoint.isEmpty()) {
         return new Endpoint(m, "no pod", null, "no running pod " + m.name());
       }
-      try (var etcd = io.etcdoperator.etcd.JetcdEtcdAdmin.open(
+      try (var etcd = JetcdEtcdAdmin.open(
           session.connectionTo(endpoint.get()).withTimeout(ENDPOINT_TIMEOUT))) {
         EndpointStatus s = etcd.status(endpoint.get());
         return new Endpoint(m, s.errors().isEmpty() ? "healthy" : "unhealthy", s, null);

@@ -9,6 +9,7 @@ import io.etcdoperator.etcd.Membership;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -215,7 +216,7 @@ final class MemberCommands {
           "no other started voter to take the leadership"));
     }
     Optional<Member> named = candidates.stream()
-        .filter(m -> m.name().equals(wanted) || m.id().hex().equals(wanted.toLowerCase(java.util.Locale.ROOT)))
+        .filter(m -> m.name().equals(wanted) || m.id().hex().equals(wanted.toLowerCase(Locale.ROOT)))
         .findFirst();
     return named.orElseThrow(() -> new PluginException(wanted + " is not a started voter other than the leader"));
   }

@@ -6,10 +6,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.Locale;
 import java.util.function.Supplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The {@code -o/--output} flag of the commands that print objects: the table people read (default), or the same
@@ -49,8 +51,8 @@ final class OutputFormat {
   /** What completion offers after {@code -o}: the names as typed, not the enum's. */
   static final class Names implements Iterable<String> {
     @Override
-    public java.util.Iterator<String> iterator() {
-      return java.util.Arrays.stream(Kind.values()).map(k -> k.name().toLowerCase(Locale.ROOT)).iterator();
+    public Iterator<String> iterator() {
+      return Arrays.stream(Kind.values()).map(k -> k.name().toLowerCase(Locale.ROOT)).iterator();
     }
   }
 

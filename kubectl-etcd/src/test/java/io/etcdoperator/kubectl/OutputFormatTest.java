@@ -11,6 +11,8 @@ import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -121,9 +123,9 @@ class OutputFormatTest {
 
   @Test
   void anUnknownFormatIsAUsageError() {
-    var err = new java.io.StringWriter();
+    var err = new StringWriter();
     CommandLine line = KubectlEtcd.commandLine(new KubectlEtcd());
-    line.setErr(new java.io.PrintWriter(err, true));
+    line.setErr(new PrintWriter(err, true));
     assertThat(line.execute("members", "-p", "c-0", "-o", "wide")).isEqualTo(2);
     assertThat(err.toString()).contains("'wide' is not an output format");
   }

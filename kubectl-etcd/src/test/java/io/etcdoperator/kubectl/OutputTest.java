@@ -9,14 +9,15 @@ import io.etcdoperator.etcd.EtcdConnection;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** Tables, sizes, the leadership target and the credentials Secret, without a cluster. */
 class OutputTest {
@@ -92,7 +93,7 @@ class OutputTest {
         .hasMessage("Secret ns/creds has no password");
   }
 
-  private static io.fabric8.kubernetes.api.model.Secret secret(String... pairs) {
+  private static Secret secret(String... pairs) {
     SecretBuilder secret = new SecretBuilder().withNewMetadata().withName("creds").withNamespace("ns").endMetadata();
     for (int i = 0; i < pairs.length; i += 2) {
       secret.addToData(pairs[i], Base64.getEncoder().encodeToString(pairs[i + 1].getBytes(StandardCharsets.UTF_8)));

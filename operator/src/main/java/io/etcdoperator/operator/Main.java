@@ -1,20 +1,27 @@
 package io.etcdoperator.operator;
 
-import io.etcdoperator.operator.informer.InternedStrings;
-import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.JetcdEtcdAdmin;
+import io.etcdoperator.operator.admission.WebhookOptions;
 import io.etcdoperator.operator.cluster.ClusterReconcile;
 import io.etcdoperator.operator.cluster.EtcdClusterReconciler;
 import io.etcdoperator.operator.cluster.EtcdDialer;
+import io.etcdoperator.operator.cluster.LeaseCheck;
 import io.etcdoperator.operator.config.ClusterDomain;
 import io.etcdoperator.operator.config.OperatorConfig;
+import io.etcdoperator.operator.defrag.DefragReconcile;
+import io.etcdoperator.operator.defrag.DefragScheduleReconcile;
+import io.etcdoperator.operator.defrag.EtcdDefragReconciler;
+import io.etcdoperator.operator.defrag.EtcdDefragScheduleReconciler;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.informer.InternedStrings;
+import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.operator.logs.LogConfiguration;
 import io.etcdoperator.operator.member.EtcdMemberReconciler;
 import io.etcdoperator.operator.member.MemberReconcile;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
 import io.etcdoperator.operator.metrics.OperatorMeters;
+import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.snapshot.EtcdSnapshotReconciler;
 import io.etcdoperator.operator.snapshot.EtcdSnapshotScheduleReconciler;
@@ -22,14 +29,19 @@ import io.etcdoperator.operator.snapshot.ScheduleMetrics;
 import io.etcdoperator.operator.snapshot.ScheduleReconcile;
 import io.etcdoperator.operator.snapshot.SnapshotReconcile;
 import io.etcdoperator.operator.snapshot.VerifyMetrics;
+import io.etcdoperator.operator.threads.VirtualThreads;
+import io.etcdoperator.operator.tls.CertManagerDiscovery;
 import io.etcdoperator.snapshot.cli.AgentCommand;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.etcdoperator.operator.threads.VirtualThreads;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ConfigurationService;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,7 +49,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.security.Security;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -45,11 +59,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** The operator binary: configuration, clients, reconcilers, leader election, metrics and probes. No logic. */
 @Command(name = "etcd-operator", mixinStandardHelpOptions = true,
@@ -58,8 +73,8 @@ public final class Main implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   static final int LOST_LEASE_EXIT = 3;
-  private static final java.util.concurrent.atomic.AtomicBoolean SHUTTING_DOWN =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private static final AtomicBoolean SHUTTING_DOWN =
+      new AtomicBoolean();
 
   @Option(names = "--metrics-bind-address", defaultValue = ":8080", description = "Prometheus /metrics address.")
   String metricsAddress;
@@ -93,7 +108,7 @@ public final class Main implements Callable<Integer> {
   String watchNamespace;
 
   @CommandLine.Mixin
-  io.etcdoperator.operator.admission.WebhookOptions webhook = new io.etcdoperator.operator.admission.WebhookOptions();
+  WebhookOptions webhook = new WebhookOptions();
 
   @Option(names = "--log-format", defaultValue = "text", description = "Log lines as text or json (one object a line).")
   String logFormat;
@@ -108,7 +123,7 @@ public final class Main implements Callable<Integer> {
     System.setProperty("JAVA_OPERATOR_SDK_USE_MDC", "false");
     // a new member's DNS name appears only once its Pod has an IP: the JDK's default 10 s negative cache (a security
     // property, so -Dsun.net.inetaddr.negative.ttl cannot lower it) made every first dial of a new seed wait 10 s
-    java.security.Security.setProperty("networkaddress.cache.negative.ttl", "0");
+    Security.setProperty("networkaddress.cache.negative.ttl", "0");
     System.exit(commandLine(System.getenv()).execute(args));
   }
 
@@ -145,11 +160,11 @@ public final class Main implements Callable<Integer> {
     LogConfiguration.of(logFormat, logLevel).apply();
     OperatorConfig config = config();
     // its own user agent: audit logs and API priority rules can tell its requests from any other fabric8 client's
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(
-            io.fabric8.kubernetes.client.Config.autoConfigure(null)).withUserAgent(USER_AGENT).build())
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(
+            Config.autoConfigure(null)).withUserAgent(USER_AGENT).build())
         .withHttpClientFactory(new VirtualThreads.KubernetesHttp())
         .withKubernetesSerialization(InternedStrings.serialization())
-        .withHttpClientBuilderConsumer(io.etcdoperator.operator.reads.CachePass::guard).build();
+        .withHttpClientBuilderConsumer(CachePass::guard).build();
     var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     OperatorMeters.bindTo(registry);
     var running = new Operator(o -> {
@@ -216,14 +231,14 @@ public final class Main implements Callable<Integer> {
     var events = new EventRecorder(client, config.identity(), clock);
     var dialer = new EtcdDialer(client, etcd, Duration.ofSeconds(5));
     Set<String> namespaces = config.watchNamespaces().isEmpty()
-        ? Set.of(io.javaoperatorsdk.operator.api.reconciler.Constants.WATCH_ALL_NAMESPACES)
+        ? Set.of(Constants.WATCH_ALL_NAMESPACES)
         : Set.copyOf(config.watchNamespaces());
-    var lease = config.leaderElection() ? io.etcdoperator.operator.cluster.LeaseCheck.of(client,
+    var lease = config.leaderElection() ? LeaseCheck.of(client,
         config.leaseNamespace(), OperatorConfig.LEASE_NAME, config.identity(), clock)
-        : io.etcdoperator.operator.cluster.LeaseCheck.NONE;
-    var cachePass = io.etcdoperator.operator.reads.CachePass.on(client, registry);
+        : LeaseCheck.NONE;
+    var cachePass = CachePass.on(client, registry);
     var clusterPass = new ClusterReconcile(client, dialer, events, metrics, clock,
-        io.etcdoperator.operator.tls.CertManagerDiscovery.installed(client), config.clusterDomain(), lease, cachePass);
+        CertManagerDiscovery.installed(client), config.clusterDomain(), lease, cachePass);
     register(operator, new EtcdClusterReconciler(clusterPass, client, events, clock), namespaces);
     register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock, agent),
         clusterPass::caches, clusterPass::readMembersFrom, cachePass), namespaces);
@@ -232,13 +247,13 @@ public final class Main implements Callable<Integer> {
         new VerifyMetrics(registry))), namespaces);
     register(operator, new EtcdSnapshotScheduleReconciler(new ScheduleReconcile(client, image, events,
         new ScheduleMetrics(registry), clock)), namespaces);
-    register(operator, new io.etcdoperator.operator.defrag.EtcdDefragReconciler(
-        new io.etcdoperator.operator.defrag.DefragReconcile(client, events, clock)), namespaces);
-    register(operator, new io.etcdoperator.operator.defrag.EtcdDefragScheduleReconciler(
-        new io.etcdoperator.operator.defrag.DefragScheduleReconcile(client, events, clock)), namespaces);
+    register(operator, new EtcdDefragReconciler(
+        new DefragReconcile(client, events, clock)), namespaces);
+    register(operator, new EtcdDefragScheduleReconciler(
+        new DefragScheduleReconcile(client, events, clock)), namespaces);
   }
 
-  private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> void register(Operator operator,
+  private static <R extends HasMetadata> void register(Operator operator,
       Reconciler<R> reconciler, Set<String> namespaces) {
     operator.register(reconciler, o -> o.settingNamespaces(namespaces).withItemStore(new LeanItemStore<>()));
   }
@@ -250,7 +265,7 @@ public final class Main implements Callable<Integer> {
     }
     try {
       return InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
-    } catch (java.net.UnknownHostException e) {
+    } catch (UnknownHostException e) {
       return "etcd-operator-" + ProcessHandle.current().pid();
     }
   }

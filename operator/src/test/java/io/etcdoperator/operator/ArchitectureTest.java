@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.time.Clock;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +41,7 @@ class ArchitectureTest {
   @Test
   void pureCodeNeitherLogsNorReadsAClock() {
     noClasses().that().resideInAnyPackage(PURE).should().dependOnClassesThat()
-        .resideInAnyPackage("org.slf4j..").orShould().dependOnClassesThat().areAssignableTo(java.time.Clock.class)
+        .resideInAnyPackage("org.slf4j..").orShould().dependOnClassesThat().areAssignableTo(Clock.class)
         .check(classes);
   }
 

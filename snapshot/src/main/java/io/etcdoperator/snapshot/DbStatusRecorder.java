@@ -1,5 +1,6 @@
 package io.etcdoperator.snapshot;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ public record DbStatusRecorder(RestoreTool tool, Path scratch, Duration within) 
   /** Writes every byte to both {@code out} and the copy; closing it closes only the copy. */
   OutputStream tee(OutputStream out) throws IOException {
     Files.createDirectories(scratch);
-    OutputStream file = new java.io.BufferedOutputStream(Files.newOutputStream(copy()), 1 << 20);
+    OutputStream file = new BufferedOutputStream(Files.newOutputStream(copy()), 1 << 20);
     return new OutputStream() {
       @Override
       public void write(int b) throws IOException {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -41,7 +42,7 @@ public final class DirectoryStore implements SnapshotStore {
       StoredSnapshot stored;
       try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING);
-           var tally = new TallyingOutputStream(new BufferedOutputStream(java.nio.channels.Channels.newOutputStream(channel), BUFFER))) {
+           var tally = new TallyingOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER))) {
         writer.writeTo(tally);
         tally.flush();
         channel.force(true);

@@ -1,6 +1,7 @@
 package io.etcdoperator.snapshot;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,7 +93,7 @@ public record RestoreTool(Path executable, Kind kind) {
     try {
       Process process = builder.start();
       byte[] output = process.getInputStream().readNBytes(OUTPUT_LIMIT);
-      process.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+      process.getInputStream().transferTo(OutputStream.nullOutputStream());
       if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
         throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, executable + " did not finish within "

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -197,7 +198,7 @@ public final class S3Store implements SnapshotStore, AutoCloseable {
     return key + StoreRecords.CHECKSUM_SUFFIX;
   }
 
-  private static <T> T call(String action, java.util.function.Supplier<T> request) {
+  private static <T> T call(String action, Supplier<T> request) {
     try {
       return request.get();
     } catch (SdkException e) {

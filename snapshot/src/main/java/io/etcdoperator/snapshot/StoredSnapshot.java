@@ -2,6 +2,7 @@ package io.etcdoperator.snapshot;
 
 import java.net.URI;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** Where a snapshot was stored and what was stored: size and sha256 of exactly the bytes at {@code uri}. */
@@ -27,7 +28,7 @@ public record StoredSnapshot(URI uri, long sizeBytes, String sha256Hex) {
 
   /** Parses {@code sha256:<hex>}; anything else is an invalid request. */
   public static String hexOf(String checksum) {
-    String hex = checksum.strip().toLowerCase(java.util.Locale.ROOT);
+    String hex = checksum.strip().toLowerCase(Locale.ROOT);
     if (hex.startsWith(CHECKSUM_PREFIX)) {
       hex = hex.substring(CHECKSUM_PREFIX.length());
     }

@@ -7,6 +7,7 @@ import io.etcdoperator.etcd.JetcdEtcdAdmin;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,7 @@ class AgentFailuresIT {
   }
 
   private AgentRun save(URI endpoint, String name, String... more) {
-    List<String> args = new java.util.ArrayList<>(List.of("snapshot", "save", "--endpoints", endpoint.toString(),
+    List<String> args = new ArrayList<>(List.of("snapshot", "save", "--endpoints", endpoint.toString(),
         "--name", name, "--uid", "u-" + name, "--termination-log", tmp.resolve("x").toString()));
     args.addAll(List.of(more));
     return AgentRun.of(Map.of(), args.toArray(String[]::new));

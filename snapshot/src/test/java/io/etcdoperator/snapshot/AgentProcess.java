@@ -1,5 +1,6 @@
 package io.etcdoperator.snapshot;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,11 +20,11 @@ record AgentProcess(int exitCode, String output, Duration elapsed, long peakRssB
   static AgentProcess run(String maxHeap, Map<String, String> env, List<String> args) throws IOException,
       InterruptedException {
     String property = System.getProperty("agent.classpath", "");
-    String[] parts = property.split(java.io.File.pathSeparator, 2);
+    String[] parts = property.split(File.pathSeparator, 2);
     if (parts.length != 2) {
       throw new AssertionError("system property agent.classpath not set (run through mvn verify)");
     }
-    String classpath = parts[0] + java.io.File.pathSeparator + Files.readString(Path.of(parts[1])).strip();
+    String classpath = parts[0] + File.pathSeparator + Files.readString(Path.of(parts[1])).strip();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + maxHeap, "-cp", classpath, "io.etcdoperator.snapshot.cli.AgentCommand"));
     command.addAll(args);

@@ -3,6 +3,7 @@ package io.etcdoperator.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.adobe.testing.s3mock.junit5.S3MockExtension;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -146,7 +147,7 @@ class EncryptedSnapshotIT {
     if (kind.equals("dir")) {
       try {
         return Files.readAllBytes(tmp.resolve("pvc").resolve(key));
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         throw new AssertionError(e);
       }
     }

@@ -2,6 +2,8 @@ package io.etcdoperator.snapshot;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Random;
 
@@ -48,8 +50,8 @@ final class EncryptionThroughput {
 
   /** Encrypts straight into the decryptor: the rate of both together (a subtraction would be noise). */
   private static double decryptRate(int mib, byte[] block, EncryptionKey key) throws IOException {
-    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("bench-keys");
-    java.nio.file.Files.write(dir.resolve("bench"), new byte[32]);
+    Path dir = Files.createTempDirectory("bench-keys");
+    Files.write(dir.resolve("bench"), new byte[32]);
     var decrypting = new DecryptingOutputStream(new TallyingOutputStream(OutputStream.nullOutputStream()),
         Optional.of(new KeyRing(dir)));
     var encrypting = new EncryptingOutputStream(decrypting, key);

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -57,7 +58,7 @@ final class EtcdServer implements AutoCloseable {
   static EtcdServer start(EtcdRelease release, Member member, String initialCluster, Path dataDir, String token,
       String... extraArgs) {
     Path log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
-    List<String> command = new java.util.ArrayList<>(List.of(release.etcd().toString(),
+    List<String> command = new ArrayList<>(List.of(release.etcd().toString(),
         "--name", member.name(), "--data-dir", dataDir.toString(),
         "--listen-client-urls", member.clientUrl().toString(),
         "--advertise-client-urls", member.clientUrl().toString(),

@@ -11,6 +11,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -113,7 +115,7 @@ class S3StoreIT {
   }
 
   @Test
-  void fetchDownloadsAndHashesExactlyTheObject(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+  void fetchDownloadsAndHashesExactlyTheObject(@org.junit.jupiter.api.io.TempDir Path tmp)
       throws IOException {
     byte[] data = Sha256.pseudoRandom(2 << 20, 5);
     StoredSnapshot stored = store.save(key, mine, out -> out.write(data));
@@ -121,7 +123,7 @@ class S3StoreIT {
     StoredSnapshot fetched = store.fetch(key, tmp.resolve("copy.db"));
 
     assertThat(fetched).isEqualTo(stored);
-    assertThat(java.nio.file.Files.readAllBytes(tmp.resolve("copy.db"))).isEqualTo(data);
+    assertThat(Files.readAllBytes(tmp.resolve("copy.db"))).isEqualTo(data);
     assertThat(store.size(key)).isEqualTo(data.length);
     assertThatThrownBy(() -> store.size(key + ".absent"))
         .satisfies(e -> assertThat(((SnapshotFailure) e).reason()).isEqualTo(SnapshotFailure.Reason.SNAPSHOT_NOT_FOUND));
@@ -211,10 +213,10 @@ class S3StoreIT {
   }
 
   @Test
-  void credentialsComeFromTheSecretDirectoryElseTheEnvironment(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+  void credentialsComeFromTheSecretDirectoryElseTheEnvironment(@org.junit.jupiter.api.io.TempDir Path dir)
       throws IOException {
-    java.nio.file.Files.writeString(dir.resolve("AWS_ACCESS_KEY_ID"), "from-file\n");
-    java.nio.file.Files.writeString(dir.resolve("AWS_SECRET_ACCESS_KEY"), "file-secret\n");
+    Files.writeString(dir.resolve("AWS_ACCESS_KEY_ID"), "from-file\n");
+    Files.writeString(dir.resolve("AWS_SECRET_ACCESS_KEY"), "file-secret\n");
     URI endpoint = URI.create(S3.getServiceEndpoint());
     Map<String, String> env = Map.of("AWS_ACCESS_KEY_ID", "from-env", "AWS_SECRET_ACCESS_KEY", "env-secret");
 

@@ -1,10 +1,13 @@
 package io.etcdoperator.snapshot;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Random;
 
 /** Test-side sha256, independent of the code under test. */
 final class Sha256 {
@@ -21,19 +24,19 @@ final class Sha256 {
       return HexFormat.of().formatHex(sha.digest());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new AssertionError(e);
     }
   }
 
   static String of(byte[] bytes) {
-    return of(new java.io.ByteArrayInputStream(bytes));
+    return of(new ByteArrayInputStream(bytes));
   }
 
   /** Deterministic, incompressible-looking bytes for a store test. */
   static byte[] pseudoRandom(int size, long seed) {
     byte[] bytes = new byte[size];
-    new java.util.Random(seed).nextBytes(bytes);
+    new Random(seed).nextBytes(bytes);
     return bytes;
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.adobe.testing.s3mock.junit5.S3MockExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -84,7 +85,7 @@ class SnapshotSizeIT {
   }
 
   private static List<String> concat(List<String> a, List<String> b) {
-    var all = new java.util.ArrayList<>(a);
+    var all = new ArrayList<>(a);
     all.addAll(b);
     return all;
   }

@@ -2,11 +2,12 @@ package io.etcdoperator.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -62,7 +63,7 @@ class VerifiedSnapshotIT {
   void anEncryptedSnapshotVerifiesWithItsKeyAndNamesTheNumbersItWasGiven() throws Exception {
     Path keys = Files.createDirectories(tmp.resolve("keys"));
     byte[] key = new byte[32];
-    new java.security.SecureRandom().nextBytes(key);
+    new SecureRandom().nextBytes(key);
     Files.writeString(keys.resolve("2025-01"), Base64.getEncoder().encodeToString(key));
     AgentRun saved = save(50, 256, List.of("--encryption-key-dir", keys.toString(), "--encryption-key-id", "2025-01"));
     assertThat(saved.exitCode()).as(saved.json()).isZero();

@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -176,8 +177,8 @@ public final class ServerAdmission implements AutoCloseable {
   }
 
   /** A case that sets metadata.name (a rule reads it) keeps its name; the others get a fresh one. */
-  private static java.util.Optional<String> nameOf(Map<String, Object> object) {
-    return java.util.Optional.ofNullable(asMap(object.getOrDefault("metadata", Map.of())).get("name"))
+  private static Optional<String> nameOf(Map<String, Object> object) {
+    return Optional.ofNullable(asMap(object.getOrDefault("metadata", Map.of())).get("name"))
         .map(String::valueOf);
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.etcdoperator.api.crd.CelRule;
 import io.etcdoperator.api.crd.CrdSchema;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -104,7 +105,7 @@ class GeneratedCrdTest {
   }
 
   private static List<String> emptyStringDefaults(Object node, String path) {
-    List<String> found = new java.util.ArrayList<>();
+    List<String> found = new ArrayList<>();
     if (node instanceof Map<?, ?> map) {
       if ("".equals(map.get("default"))) {
         found.add(path);

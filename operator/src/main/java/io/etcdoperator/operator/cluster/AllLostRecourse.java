@@ -8,6 +8,7 @@ import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +39,7 @@ public final class AllLostRecourse {
         .filter(s -> s.getSpec() != null && s.getSpec().getClusterRef() != null
             && cluster.getMetadata().getName().equals(s.getSpec().getClusterRef().getName()))
         .filter(s -> s.getStatus() != null && EtcdSnapshotStatus.PHASE_COMPLETE.equals(s.getStatus().getPhase()))
-        .max(java.util.Comparator.comparing((EtcdSnapshot s) -> s.getMetadata().getCreationTimestamp()))
+        .max(Comparator.comparing((EtcdSnapshot s) -> s.getMetadata().getCreationTimestamp()))
         .map(s -> s.getMetadata().getName());
     return new ObservedCluster.Recourse(newest, reset);
   }

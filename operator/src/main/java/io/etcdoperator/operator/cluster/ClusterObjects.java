@@ -2,14 +2,15 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
-import io.etcdoperator.operator.resources.DisruptionBudgets;
 import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.resources.DisruptionBudgets;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.resources.Services;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -56,7 +57,7 @@ public class ClusterObjects {
 
   /** policy/v1 where the API server serves it (1.21+), else policy/v1beta1. */
   public Class<? extends HasMetadata> disruptionBudgetType() {
-    return usePolicyV1() ? io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class
+    return usePolicyV1() ? PodDisruptionBudget.class
         : io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget.class;
   }
 
@@ -110,7 +111,7 @@ public class ClusterObjects {
   private void ensureV1(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
     var desired = voters == 0 ? null : DisruptionBudgets.v1(cluster, voters, target, metadata);
     ensure(cluster, client.policy().v1().podDisruptionBudget().inNamespace(cluster.getMetadata().getNamespace())
-        .withName(Names.disruptionBudget(cluster)), io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class,
+        .withName(Names.disruptionBudget(cluster)), PodDisruptionBudget.class,
         desired, p -> p.getSpec().getMinAvailable(), p -> p.getSpec().getMaxUnavailable(), p -> {
           p.getSpec().setMinAvailable(desired.getSpec().getMinAvailable());
           p.getSpec().setMaxUnavailable(null);
@@ -171,7 +172,7 @@ public class ClusterObjects {
 
   private synchronized boolean usePolicyV1() {
     if (policyV1 == null) {
-      policyV1 = client.supports(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class);
+      policyV1 = client.supports(PodDisruptionBudget.class);
     }
     return policyV1;
   }

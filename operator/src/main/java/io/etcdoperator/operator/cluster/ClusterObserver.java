@@ -4,34 +4,36 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
-import io.etcdoperator.operator.events.InstantAnnotation;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
+import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
+import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
-import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.operator.defrag.DefragRuns;
+import io.etcdoperator.operator.events.InstantAnnotation;
 import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.Maintenance;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
-import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reads.CachePass;
+import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.BackendQuota;
 import io.etcdoperator.operator.resources.EtcdGuard;
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.operator.resources.MemberPods;
-import io.etcdoperator.operator.resources.PodRevisions;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
+import io.etcdoperator.operator.resources.PodRevisions;
 import io.etcdoperator.operator.resources.TlsSecretVersions;
 import io.etcdoperator.operator.status.Conditions;
-import io.etcdoperator.operator.resources.MemberMaterial;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -39,10 +41,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -97,7 +102,7 @@ public class ClusterObserver {
     Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
         .filter(s -> !s.isBlank()).map(ClusterId::parse);
     // the members' own Pods and the labelled ones: a stranded Pod's member is gone, so only the label finds it
-    java.util.Set<Pod> all = new java.util.HashSet<>(labelled.values());
+    Set<Pod> all = new HashSet<>(labelled.values());
     all.addAll(pods.values());
     Map<String, ObservedMember.NodeDown> down = nodes.down(all);
     List<ObservedCluster.StrandedPod> stranded = stranded(members, labelled, down);
@@ -140,7 +145,7 @@ public class ClusterObserver {
     }
   }
 
-  private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> Map<String, R> byName(List<R> objects) {
+  private static <R extends HasMetadata> Map<String, R> byName(List<R> objects) {
     return objects.stream().collect(Collectors.toMap(o -> o.getMetadata().getName(), Function.identity(), (a, b) -> a));
   }
 
@@ -150,7 +155,7 @@ public class ClusterObserver {
       Map<String, ObservedMember.NodeDown> down) {
     String uid = cluster.getMetadata().getUid();
     List<ObservedMember> out = new ArrayList<>();
-    Map<String, String> secretVersions = new java.util.HashMap<>();
+    Map<String, String> secretVersions = new HashMap<>();
     for (EtcdMember listed : members) {
       EtcdMember m = TlsSecretLookup.stamped(dialer.secrets(), listed, secretVersions);
       Pod pod = pods.get(m.getMetadata().getName());
@@ -207,7 +212,7 @@ public class ClusterObserver {
    */
   private static Optional<EndpointStatus> endpointStatus(EtcdMember m, Pod pod, EtcdAdmin etcd, Membership membership,
       Instant now) {
-    Optional<io.etcdoperator.etcd.Member> entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
+    Optional<Member> entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
     boolean ask = pod != null && entry.isPresent()
         && (MemberPods.ready(pod) || (starting(m, now) && entry.get().started() && MemberPods.running(pod)));
     if (!ask) {
@@ -345,7 +350,7 @@ public class ClusterObserver {
    */
   static List<ObservedCluster.StrandedPod> stranded(List<EtcdMember> members, Map<String, Pod> pods,
       Map<String, ObservedMember.NodeDown> down) {
-    java.util.Set<String> names = members.stream().map(m -> m.getMetadata().getName())
+    Set<String> names = members.stream().map(m -> m.getMetadata().getName())
         .collect(Collectors.toSet());
     return pods.values().stream()
         .filter(p -> p.getMetadata().getDeletionTimestamp() != null && !names.contains(p.getMetadata().getName()))

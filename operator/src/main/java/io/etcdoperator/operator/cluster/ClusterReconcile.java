@@ -3,9 +3,6 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdClusterStatus;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
-import io.etcdoperator.operator.reads.KubeReads;
-import io.etcdoperator.operator.reads.CachePass;
-import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.config.ClusterDomain;
 import io.etcdoperator.operator.events.EventRecorder;
@@ -17,15 +14,19 @@ import io.etcdoperator.operator.planner.Refusals;
 import io.etcdoperator.operator.planner.SpecRules;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.planner.TargetLatch;
+import io.etcdoperator.operator.reads.CachePass;
+import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.operator.tls.CertManagerCertificates;
 import io.etcdoperator.operator.tls.CertManagerDiscovery;
 import io.etcdoperator.operator.tls.CertManagerGate;
 import io.etcdoperator.operator.tls.CertManagerObjects;
 import io.etcdoperator.operator.tls.IssuedTlsReconcile;
-import io.etcdoperator.operator.resources.MemberMaterial;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -221,7 +222,7 @@ public class ClusterReconcile {
     ObservedCluster reported = observed;
     if (decision instanceof TargetLatch.Exceeded e) {
       boolean upgrading = observed.outdated().stream()
-          .anyMatch(m -> m.outdated().orElseThrow() == io.etcdoperator.operator.reason.RestartReason.VERSION_CHANGED);
+          .anyMatch(m -> m.outdated().orElseThrow() == RestartReason.VERSION_CHANGED);
       exceeded = e.bootstrapFailed() ? Reason.BOOTSTRAP_FAILED
           : upgrading ? Reason.UPGRADE_STALLED : Reason.DEADLINE_EXCEEDED;
       outcome = Outcome.problem(exceeded, exceeded.description(), StepExecutor.STEADY);

@@ -1,37 +1,38 @@
 package io.etcdoperator.operator.cluster;
 
-import io.etcdoperator.operator.logs.LogContext;
-import io.etcdoperator.operator.informer.LeanItemStore;
-import io.etcdoperator.operator.reads.InformerReads;
-import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
-import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
-import java.util.concurrent.TimeUnit;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.informer.LeanItemStore;
+import io.etcdoperator.operator.logs.LogContext;
+import io.etcdoperator.operator.planner.Refusal;
+import io.etcdoperator.operator.reads.InformerReads;
 import io.etcdoperator.operator.resources.MemberPods;
+import io.etcdoperator.operator.resources.NameRules;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import java.util.Set;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.etcdoperator.operator.events.EventRecorder;
-import io.etcdoperator.operator.planner.Refusal;
-import io.etcdoperator.operator.resources.NameRules;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.time.Clock;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
+import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * JOSDK glue for {@link ClusterReconcile}; EtcdMember changes (readiness, deletion) wake the owning cluster, and so
@@ -93,8 +94,8 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
   }
 
   /** A Pod whose cluster label was edited away leaves the selector without one: its member restores the label. */
-  private static java.util.Optional<String> clusterOf(Pod pod) {
-    return java.util.Optional.ofNullable(pod.getMetadata().getLabels())
+  private static Optional<String> clusterOf(Pod pod) {
+    return Optional.ofNullable(pod.getMetadata().getLabels())
         .map(labels -> labels.get(EtcdOperatorApi.LABEL_CLUSTER));
   }
 

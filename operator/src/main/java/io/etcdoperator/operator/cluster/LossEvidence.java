@@ -5,6 +5,7 @@ import io.etcdoperator.operator.planner.ObservedMember;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -34,7 +35,7 @@ final class LossEvidence implements ClusterMemory {
   }
 
   /** Drops what was seen of members this pass no longer lists. */
-  void retain(EtcdCluster cluster, java.util.Set<String> members) {
+  void retain(EtcdCluster cluster, Set<String> members) {
     Optional.ofNullable(byCluster.get(key(cluster))).ifPresent(seen -> seen.keySet().retainAll(members));
   }
 

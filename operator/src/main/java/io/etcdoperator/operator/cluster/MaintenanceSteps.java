@@ -26,6 +26,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -198,7 +199,7 @@ final class MaintenanceSteps {
   }
 
   private void recordMember(EtcdCluster cluster, String runName, String member,
-      java.util.function.Consumer<DefragMemberStatus> change, String eventMessage) {
+      Consumer<DefragMemberStatus> change, String eventMessage) {
     EtcdDefrag run = runs.get(cluster.getMetadata().getNamespace(), runName);
     if (run == null) {
       return;

@@ -3,6 +3,7 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -16,7 +17,7 @@ final class PodScheduling {
    * bound): since the PodScheduled condition turned False. An image that cannot be pulled is not this: a new member
    * would meet it too.
    */
-  static Optional<ObservedMember.Unrunnable> unrunnable(Pod pod, java.time.Duration allowed) {
+  static Optional<ObservedMember.Unrunnable> unrunnable(Pod pod, Duration allowed) {
     if (pod == null || pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
         || !"Pending".equals(pod.getStatus().getPhase()) || pod.getStatus().getConditions() == null) {
       return Optional.empty();
@@ -29,8 +30,8 @@ final class PodScheduling {
                 .orElse(pod.getMetadata().getCreationTimestamp())), allowed));
   }
 
-  static java.time.Duration progressDeadline(EtcdCluster cluster) {
+  static Duration progressDeadline(EtcdCluster cluster) {
     Integer seconds = cluster.getSpec().getProgressDeadlineSeconds();
-    return java.time.Duration.ofSeconds(seconds == null ? 600 : seconds);
+    return Duration.ofSeconds(seconds == null ? 600 : seconds);
   }
 }

@@ -7,6 +7,7 @@ import io.etcdoperator.operator.planner.Maintenance;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +48,7 @@ final class RecoveryRequest {
     }
     try {
       Instant marked = Instant.parse(flagged.getMetadata().getAnnotations()
-          .get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+          .get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER)).truncatedTo(ChronoUnit.SECONDS);
       return !Instant.parse(pod.getMetadata().getCreationTimestamp()).isBefore(marked);
     } catch (RuntimeException e) {
       return true;

@@ -4,15 +4,20 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -44,22 +49,22 @@ final class RetainedVolumes {
    * The cluster's released volumes and when each may go ({@code retainedVolumeSeconds} after its release); without
    * a retention, or without a readable release time, never.
    */
-  static java.util.List<io.etcdoperator.operator.planner.ObservedCluster.RetainedVolume> observed(
-      java.util.Collection<io.fabric8.kubernetes.api.model.PersistentVolumeClaim> pvcs, Integer retentionSeconds) {
+  static List<ObservedCluster.RetainedVolume> observed(
+      Collection<PersistentVolumeClaim> pvcs, Integer retentionSeconds) {
     return pvcs.stream()
         .filter(p -> p.getMetadata().getLabels() != null
             && p.getMetadata().getLabels().containsKey(EtcdOperatorApi.LABEL_RETAINED_FROM)
             && p.getMetadata().getDeletionTimestamp() == null)
-        .map(p -> new io.etcdoperator.operator.planner.ObservedCluster.RetainedVolume(p.getMetadata().getName(),
+        .map(p -> new ObservedCluster.RetainedVolume(p.getMetadata().getName(),
             Optional.ofNullable(retentionSeconds).flatMap(seconds -> releasedAt(p)
                 .map(at -> at.plusSeconds(seconds)))))
         .toList();
   }
 
-  private static Optional<java.time.Instant> releasedAt(io.fabric8.kubernetes.api.model.PersistentVolumeClaim pvc) {
+  private static Optional<Instant> releasedAt(PersistentVolumeClaim pvc) {
     try {
       return Optional.ofNullable(pvc.getMetadata().getAnnotations()).map(a -> a.get(ANNOTATION_RELEASED_AT))
-          .map(java.time.Instant::parse);
+          .map(Instant::parse);
     } catch (RuntimeException e) {
       return Optional.empty(); // edited by hand: kept until a person deletes it
     }

@@ -5,8 +5,10 @@ import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.resources.Names;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Optional;
@@ -67,7 +69,7 @@ final class RootAuth {
     }
     passwords.write(cluster, wanted.get(), Optional.empty());
     return changed(cluster, Reason.ROOT_PASSWORD_RECORDED, "the operator keeps its own copy of root's password in "
-        + "Secret " + io.etcdoperator.operator.resources.Names.appliedRootSecret(cluster.getMetadata().getName())
+        + "Secret " + Names.appliedRootSecret(cluster.getMetadata().getName())
         + ", so a new password in " + secretName(cluster) + " never locks it out");
   }
 
@@ -95,9 +97,9 @@ final class RootAuth {
   }
 
   /** etcd accepted the pending or the user's password: the copy says so. */
-  Outcome finish(EtcdCluster cluster, io.etcdoperator.operator.planner.ObservedCluster.RootPassword accepted) {
+  Outcome finish(EtcdCluster cluster, ObservedCluster.RootPassword accepted) {
     RootPasswords.View view = passwords.read(cluster);
-    Optional<String> password = accepted == io.etcdoperator.operator.planner.ObservedCluster.RootPassword.ETCD_HAS_NEXT
+    Optional<String> password = accepted == ObservedCluster.RootPassword.ETCD_HAS_NEXT
         ? view.next() : view.wanted();
     if (password.isEmpty()) {
       return secretInvalid(cluster);

@@ -5,18 +5,26 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
+import io.etcdoperator.etcd.Member;
+import io.etcdoperator.operator.defrag.DefragRuns;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.planner.EtcdView;
+import io.etcdoperator.operator.planner.InitialCluster;
+import io.etcdoperator.operator.planner.ObservedMember;
+import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.reason.Reason;
-import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.operator.resources.Names;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -61,12 +69,12 @@ public class StepExecutor {
   private final EventRecorder events;
   private final RootAuth rootAuth;
   private final MaintenanceSteps maintenance;
-  private final java.time.Clock clock;
+  private final Clock clock;
   private final RetainedVolumes volumes;
   private final LeaseCheck lease;
   private final RecoverySteps recovery;
 
-  StepExecutor(KubernetesClient client, SecretReads secrets, EventRecorder events, java.time.Clock clock,
+  StepExecutor(KubernetesClient client, SecretReads secrets, EventRecorder events, Clock clock,
       SpaceRecoveries spaceRecoveries, LeaseCheck lease) {
     this.client = client;
     this.lease = lease;
@@ -75,7 +83,7 @@ public class StepExecutor {
     this.rootAuth = new RootAuth(client, secrets, events, lease);
     this.volumes = new RetainedVolumes(client, events, clock);
     this.recovery = new RecoverySteps(client, events, clock, volumes, lease);
-    this.maintenance = new MaintenanceSteps(new io.etcdoperator.operator.defrag.DefragRuns(client), events, clock,
+    this.maintenance = new MaintenanceSteps(new DefragRuns(client), events, clock,
         spaceRecoveries);
   }
 
@@ -101,7 +109,7 @@ public class StepExecutor {
         EtcdMember seed = create(cluster, true, material);
         patchStatus(seed, Map.of("isVoter", true));
         // its name came from the API server; it may start at once (should this fail, the planner asks CompleteSeed)
-        String initialCluster = io.etcdoperator.operator.planner.InitialCluster.seed(name(seed), Names.peerUrl(seed));
+        String initialCluster = InitialCluster.seed(name(seed), Names.peerUrl(seed));
         writeInitialCluster(cluster, name(seed), initialCluster);
         yield changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed)
             + "; initial cluster " + initialCluster);
@@ -269,11 +277,11 @@ public class StepExecutor {
    */
   private Optional<Outcome> addAtOnce(EtcdCluster cluster, EtcdMember m, ClusterObserver.Observation observation) {
     if (observation.etcd().isEmpty()
-        || !(observation.cluster().etcd() instanceof io.etcdoperator.operator.planner.EtcdView.Reached reached)
+        || !(observation.cluster().etcd() instanceof EtcdView.Reached reached)
         || !reached.membership().learners().isEmpty()) {
       return Optional.empty();
     }
-    String initialCluster = io.etcdoperator.operator.planner.InitialCluster.afterAdding(reached.membership(),
+    String initialCluster = InitialCluster.afterAdding(reached.membership(),
         observation.cluster(), name(m), Names.peerUrl(m));
     try {
       Outcome added = addLearner(cluster, new Step.AddLearner(name(m), Names.peerUrl(m), initialCluster),
@@ -286,7 +294,7 @@ public class StepExecutor {
 
   /** The seed's etcd member id, from the member list that proved the cluster formed, unless its EtcdMember has it. */
   private void recordSeedMemberId(EtcdCluster cluster, ClusterObserver.Observation observation) {
-    if (!(observation.cluster().etcd() instanceof io.etcdoperator.operator.planner.EtcdView.Reached reached)) {
+    if (!(observation.cluster().etcd() instanceof EtcdView.Reached reached)) {
       return;
     }
     observation.cluster().seed().filter(seed -> seed.memberId().isEmpty())
@@ -301,7 +309,7 @@ public class StepExecutor {
   private void recordMemberId(EtcdCluster cluster, String member, String id) {
     try {
       patchStatus(ns(cluster), member, Map.of("memberID", id)); // by name: a GET first would only cost a call
-    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+    } catch (KubernetesClientException e) {
       LOG.atDebug().addKeyValue("member", member).addKeyValue("code", e.getCode()).log("member id not recorded");
     }
   }
@@ -325,8 +333,8 @@ public class StepExecutor {
   /** Straight to the leader when this pass saw one: only it decides, and a follower may not forward it well. */
   private Outcome promote(EtcdCluster cluster, Step.PromoteLearner s, ClusterObserver.Observation observation) {
     EtcdAdmin etcd = observation.etcd().orElseThrow();
-    Optional<java.net.URI> leader = observation.cluster().members().stream()
-        .filter(io.etcdoperator.operator.planner.ObservedMember::isLeader).findFirst()
+    Optional<URI> leader = observation.cluster().members().stream()
+        .filter(ObservedMember::isLeader).findFirst()
         .flatMap(m -> observation.member(m.name())).map(Names::clientUrl);
     try {
       if (leader.isPresent()) {
@@ -359,15 +367,15 @@ public class StepExecutor {
    * 0/3 nodes are available), so the reason the learner never came up is not lost with it.
    */
   private Optional<String> unstartedLearner(EtcdCluster cluster, String member, ClusterObserver.Observation observation) {
-    if (!(observation.cluster().etcd() instanceof io.etcdoperator.operator.planner.EtcdView.Reached reached)) {
+    if (!(observation.cluster().etcd() instanceof EtcdView.Reached reached)) {
       return Optional.empty();
     }
-    Optional<io.etcdoperator.etcd.Member> entry = observation.cluster().byName(member)
+    Optional<Member> entry = observation.cluster().byName(member)
         .flatMap(m -> reached.membership().entryOf(m.name(), m.peerUrl()));
     if (entry.isEmpty() || !entry.get().learner() || entry.get().started()) {
       return Optional.empty();
     }
-    io.fabric8.kubernetes.api.model.Pod pod = client.pods().inNamespace(ns(cluster)).withName(member).get();
+    Pod pod = client.pods().inNamespace(ns(cluster)).withName(member).get();
     if (pod == null || pod.getStatus() == null) {
       return Optional.of("no Pod");
     }

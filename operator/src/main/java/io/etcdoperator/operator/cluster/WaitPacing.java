@@ -4,6 +4,7 @@ import io.etcdoperator.operator.reason.Reason;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -20,7 +21,7 @@ final class WaitPacing implements ClusterMemory {
   }
 
   private final Map<String, Since> current = new ConcurrentHashMap<>();
-  private final java.util.Set<String> settled = ConcurrentHashMap.newKeySet();
+  private final Set<String> settled = ConcurrentHashMap.newKeySet();
 
   Duration pace(String cluster, Reason reason, Duration recheck, Instant now) {
     Since since = current.compute(cluster, (k, held) -> held != null && held.reason() == reason ? held

@@ -11,10 +11,10 @@ import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.cluster.AllLostRecourse;
 import io.etcdoperator.operator.cluster.EtcdDialer;
-import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.cluster.TlsSecretLookup;
 import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.AgentContainers;
 import io.etcdoperator.operator.resources.AgentImage;
@@ -32,6 +32,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +120,7 @@ public class MemberReconcile {
         return refuseRestore(member);
       }
       pod = client.pods().inNamespace(member.getMetadata().getNamespace())
-          .resource(MemberPods.build(TlsSecretLookup.stamped(dialer.secrets(), member, new java.util.HashMap<>()),
+          .resource(MemberPods.build(TlsSecretLookup.stamped(dialer.secrets(), member, new HashMap<>()),
               config.etcdImage(member.getSpec().getVersion()), existing, agent))
           .create();
       LOG.atInfo().addKeyValue("member", member.getMetadata().getName()).addKeyValue("restore", restores)

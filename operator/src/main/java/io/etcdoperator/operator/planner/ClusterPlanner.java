@@ -1,13 +1,14 @@
 package io.etcdoperator.operator.planner;
 
-import io.etcdoperator.operator.reason.Reason;
-import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.EtcdView.Reached;
 import io.etcdoperator.operator.planner.EtcdView.Unreachable;
 import io.etcdoperator.operator.planner.Step.Wait;
+import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,7 +30,7 @@ public final class ClusterPlanner {
   static final Duration LEARNER_STUCK = Duration.ofMinutes(10);
 
   /** Scale-down takes outdated members first (the surge of a memory roll), then broken ones, then the newest. */
-  static final java.util.Comparator<ObservedMember> VICTIM_ORDER = java.util.Comparator
+  static final Comparator<ObservedMember> VICTIM_ORDER = Comparator
       .comparing((ObservedMember m) -> m.outdated().isEmpty())
       .thenComparing(ObservedMember::ready)
       .thenComparing(ObservedCluster.NEWEST_FIRST);
@@ -111,7 +112,7 @@ public final class ClusterPlanner {
       return resized;
     }
     Optional<ObservedMember> small = observed.running().stream().filter(ObservedMember::volumeBehind)
-        .min(java.util.Comparator.comparing(ObservedMember::name));
+        .min(Comparator.comparing(ObservedMember::name));
     if (small.isPresent()) {
       return new Step.ExpandVolume(small.get().name());
     }
@@ -133,10 +134,10 @@ public final class ClusterPlanner {
     Optional<ObservedMember> broken = observed.running().stream()
         .filter(m -> !m.ready() && m.broken().map(ObservedMember.Broken::dataLost).orElse(false) && !m.podLost())
         .filter(m -> m.votesIn(membership))
-        .min(java.util.Comparator.comparing((ObservedMember m) -> !m.broken().get().proven())
+        .min(Comparator.comparing((ObservedMember m) -> !m.broken().get().proven())
             .thenComparing(ObservedMember::name));
     Optional<ObservedMember> lost = broken.or(() -> observed.running().stream().filter(ObservedMember::podLost)
-        .min(java.util.Comparator.comparing(ObservedMember::name)));
+        .min(Comparator.comparing(ObservedMember::name)));
     if (lost.isEmpty()) {
       return Optional.empty();
     }
@@ -157,7 +158,7 @@ public final class ClusterPlanner {
   static Optional<Wait> crashLooping(ObservedCluster observed) {
     return observed.running().stream()
         .filter(m -> m.broken().filter(b -> !b.dataLost()).isPresent())
-        .min(java.util.Comparator.comparing(ObservedMember::name))
+        .min(Comparator.comparing(ObservedMember::name))
         .map(m -> new Wait(Reason.MEMBER_CRASH_LOOPING, m.name() + " crash-loops (" + m.broken().get().restarts()
             + " restarts, last " + m.broken().get().lastExit() + "); it is not replaced, a new member would fail the "
             + "same way: fix the cause (resources, options, image) and it restarts on the corrected spec", LONG));
@@ -167,7 +168,7 @@ public final class ClusterPlanner {
   private static Optional<Step> expiredVolume(ObservedCluster observed) {
     return observed.retained().stream()
         .filter(v -> v.expires().filter(at -> !at.isAfter(observed.observedAt())).isPresent())
-        .min(java.util.Comparator.comparing(ObservedCluster.RetainedVolume::pvc))
+        .min(Comparator.comparing(ObservedCluster.RetainedVolume::pvc))
         .map(v -> new Step.DeleteRetainedVolume(v.pvc()));
   }
 

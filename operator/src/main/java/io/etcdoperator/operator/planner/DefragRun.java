@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.planner;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +16,7 @@ public record DefragRun(String name, DefragCriteria criteria, Optional<Instant> 
     Map<String, Progress> members) {
 
   /** A run that did not finish within this long fails with DeadlineExceeded. */
-  public static final java.time.Duration DEADLINE = java.time.Duration.ofMinutes(30);
+  public static final Duration DEADLINE = Duration.ofMinutes(30);
   /** Defragment calls per member before it counts as failed. */
   public static final int MAX_ATTEMPTS = 3;
 

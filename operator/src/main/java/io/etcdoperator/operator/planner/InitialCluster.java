@@ -3,6 +3,7 @@ package io.etcdoperator.operator.planner;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.Membership;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -44,7 +45,7 @@ public final class InitialCluster {
 
   /** As above, for a joiner created in this very step (the executor adds it at once). */
   public static String afterAdding(Membership membership, ObservedCluster observed, String joiner, URI joinerPeerUrl) {
-    List<Entry> entries = new java.util.ArrayList<>(membership.members().stream()
+    List<Entry> entries = new ArrayList<>(membership.members().stream()
         .map(m -> new Entry(nameOf(m, observed, joiner, joinerPeerUrl), m.peerUrls().get(0)))
         .toList());
     entries.add(new Entry(joiner, joinerPeerUrl));

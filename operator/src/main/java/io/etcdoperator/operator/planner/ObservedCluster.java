@@ -1,6 +1,7 @@
 package io.etcdoperator.operator.planner;
 
 import io.etcdoperator.etcd.ClusterId;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -10,14 +11,14 @@ import java.util.Optional;
  * authentication wants and has, the maintenance slot's inputs, and when it was taken (ages are measured from it).
  */
 public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
-    AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded,
+    AuthView auth, Maintenance maintenance, Instant observedAt, List<StrandedPod> stranded,
     Recourse recourse, List<RetainedVolume> retained) {
 
   /** A released volume of a replaced member, and when the user's retention lets the operator delete it (if ever). */
-  public record RetainedVolume(String pvc, Optional<java.time.Instant> expires) {}
+  public record RetainedVolume(String pvc, Optional<Instant> expires) {}
 
   public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
-      AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded,
+      AuthView auth, Maintenance maintenance, Instant observedAt, List<StrandedPod> stranded,
       Recourse recourse) {
     this(clusterId, members, etcd, auth, maintenance, observedAt, stranded, recourse, List.of());
   }
@@ -31,7 +32,7 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
   }
 
   public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd,
-      AuthView auth, Maintenance maintenance, java.time.Instant observedAt, List<StrandedPod> stranded) {
+      AuthView auth, Maintenance maintenance, Instant observedAt, List<StrandedPod> stranded) {
     this(clusterId, members, etcd, auth, maintenance, observedAt, stranded, Recourse.NONE, List.of());
   }
 
@@ -74,7 +75,7 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
   }
 
   public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd, AuthView auth,
-      Maintenance maintenance, java.time.Instant observedAt) {
+      Maintenance maintenance, Instant observedAt) {
     this(clusterId, members, etcd, auth, maintenance, observedAt, List.of());
   }
 
@@ -89,7 +90,7 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
   /** Without a clock reading: nothing counts as old (see {@link #observedAt()}). */
   public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd, AuthView auth,
       Maintenance maintenance) {
-    this(clusterId, members, etcd, auth, maintenance, java.time.Instant.EPOCH);
+    this(clusterId, members, etcd, auth, maintenance, Instant.EPOCH);
   }
 
   public List<ObservedMember> running() {

@@ -6,6 +6,7 @@ import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.reason.RestartReason;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -81,7 +82,7 @@ public record ObservedMember(
   public record Evidence(Instant since, int restartsThen) {}
 
   /** Its Pod is Pending since {@code since} for {@code why}; after {@code allowed} the member is replaced. */
-  public record Unrunnable(String why, Instant since, java.time.Duration allowed) {}
+  public record Unrunnable(String why, Instant since, Duration allowed) {}
 
   /** As observed with its Pod's readiness taken from the member's, and no sign of loss seen before this pass. */
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.planner;
 
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.Maintenance.QuorumRecovery;
 import io.etcdoperator.operator.reason.Reason;
@@ -94,7 +95,7 @@ final class QuorumLoss {
     if (survivors.size() > 1 || !survivor.hasPod() || (survivor.memory() && !survivor.restartsInPlace())) {
       return Optional.of(new Step.Wait(Reason.QUORUM_LOST, lost + " lost their data and the quorum with it; "
           + "choose the survivor to restart from: annotate the cluster "
-          + io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + "=<member> "
+          + EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + "=<member> "
           + "(a memory member restarts in place only behind etcd-guard; docs/operations.md)", ClusterPlanner.LONG));
     }
     return Optional.of(new Step.StartQuorumRecovery(survivor.name(), lost));

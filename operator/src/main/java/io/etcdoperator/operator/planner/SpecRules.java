@@ -4,14 +4,15 @@ import io.etcdoperator.api.v1alpha2.AuthSpec;
 import io.etcdoperator.api.v1alpha2.BootstrapSpec;
 import io.etcdoperator.api.v1alpha2.ClientTls;
 import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
-import io.etcdoperator.api.v1alpha2.EtcdOptions;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.api.v1alpha2.EtcdOptions;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.api.v1alpha2.PeerTls;
 import io.etcdoperator.api.v1alpha2.SnapshotLocation;
 import io.etcdoperator.api.v1alpha2.StorageSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -28,7 +29,7 @@ public final class SpecRules {
   static final BigDecimal MIN_VOLUME = BigDecimal.valueOf(128L * 1024 * 1024);
   /** The smallest quota seen to work end to end (DefragE2EIT fills and recovers one); smaller is untested. */
   static final long MIN_QUOTA = 8L * 1024 * 1024;
-  private static final java.time.Duration MIN_CERTIFICATE = java.time.Duration.ofMinutes(5);
+  private static final Duration MIN_CERTIFICATE = Duration.ofMinutes(5);
 
   private SpecRules() {}
 
@@ -190,7 +191,7 @@ public final class SpecRules {
     }
     var issued = spec.getTls().getOperatorIssued();
     if (issued != null && issued.getCertificateDuration() != null) {
-      java.time.Duration d;
+      Duration d;
       try {
         d = GoDuration.parse(issued.getCertificateDuration(), null);
       } catch (IllegalArgumentException e) {

@@ -1,11 +1,13 @@
 package io.etcdoperator.operator.planner;
 
-import io.etcdoperator.operator.reason.Reason;
-import io.etcdoperator.operator.reason.RestartReason;
+import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.reason.RestartReason;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** The single next action for a cluster. Each one is one write; the reconciler returns after it. */
@@ -198,7 +200,7 @@ public sealed interface Step {
    * Start a defrag run: record, per voter, whether the rule wants it (Pending) or not (Skipped, BelowThreshold), its
    * role and its database size now. Only a status write.
    */
-  record StartDefrag(String run, java.util.List<DefragStart> members) implements Step {
+  record StartDefrag(String run, List<DefragStart> members) implements Step {
     public Reason reason() {
       return Reason.DEFRAG_STARTED;
     }
@@ -225,7 +227,7 @@ public sealed interface Step {
   }
 
   /** Every voter has room again: disarm the NOSPACE alarms so writes are accepted. */
-  record DisarmSpaceAlarms(java.util.List<io.etcdoperator.etcd.Alarm> alarms) implements Step {
+  record DisarmSpaceAlarms(List<Alarm> alarms) implements Step {
     public Reason reason() {
       return Reason.ALARM_DISARMED;
     }
@@ -235,7 +237,7 @@ public sealed interface Step {
    * Quorum recovery nobody asked for: the majority lost its data and {@code survivor} is the only voter left. Recorded
    * as the force-new-cluster-from annotation, so the steps that follow are the ones a person's request takes.
    */
-  record StartQuorumRecovery(String survivor, java.util.List<String> lost) implements Step {
+  record StartQuorumRecovery(String survivor, List<String> lost) implements Step {
     public Reason reason() {
       return Reason.QUORUM_RECOVERY;
     }
@@ -264,7 +266,7 @@ public sealed interface Step {
    * Quorum recovery: delete every member the forced cluster dropped, together (etcd already removed them; their Pods
    * and stale volumes go, and their finalizers can reach only the survivor).
    */
-  record DiscardMembers(java.util.List<String> members, String survivor) implements Step {
+  record DiscardMembers(List<String> members, String survivor) implements Step {
     public Reason reason() {
       return Reason.QUORUM_RECOVERY;
     }
@@ -290,7 +292,7 @@ public sealed interface Step {
    * Every member lost its data and a person asked for an empty cluster: release the members' volumes (kept, no
    * owner) and delete the EtcdMembers together; their finalizers skip MemberRemove, there is no etcd left to ask.
    */
-  record ReleaseAllMembers(java.util.List<String> members) implements Step {
+  record ReleaseAllMembers(List<String> members) implements Step {
     public Reason reason() {
       return Reason.CLUSTER_RESET;
     }

@@ -1,9 +1,10 @@
 package io.etcdoperator.operator.planner;
 
-import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.api.v1alpha2.StorageSpec;
+import io.etcdoperator.operator.reason.Reason;
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -135,7 +136,7 @@ public final class TargetLatch {
   static StorageSpec storageOrDefault(StorageSpec storage) {
     StorageSpec s = new StorageSpec();
     s.setSize(storage != null && storage.getSize() != null
-        ? storage.getSize() : new io.fabric8.kubernetes.api.model.Quantity("1Gi"));
+        ? storage.getSize() : new Quantity("1Gi"));
     s.setMedium(storage != null && storage.getMedium() != null ? storage.getMedium() : "");
     s.setStorageClassName(storage == null ? null : storage.getStorageClassName());
     return s;

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * {@link KubeReads} from the cluster controller's informers. Objects are copies: a pass changes what it read (a status
@@ -25,7 +27,7 @@ public final class InformerReads implements KubeReads {
   static final String BY_CLUSTER = "by-cluster";
 
   private final IndexerResourceCache<EtcdCluster> clusters;
-  private final java.util.function.Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects;
+  private final Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects;
   private final InformerEventSource<EtcdMember, EtcdCluster> members;
   private final InformerEventSource<Pod, EtcdCluster> pods;
   private final InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes;
@@ -34,7 +36,7 @@ public final class InformerReads implements KubeReads {
 
   /** {@code members}: this controller's metadata-only cache; {@code memberObjects}: the member controller's. */
   public InformerReads(IndexerResourceCache<EtcdCluster> clusters, InformerEventSource<EtcdMember, EtcdCluster> members,
-      java.util.function.Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects,
+      Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects,
       InformerEventSource<Pod, EtcdCluster> pods, InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes,
       InformerEventSource<EtcdDefrag, EtcdCluster> defrags, KubernetesSerialization json) {
     this.clusters = clusters;
@@ -83,7 +85,7 @@ public final class InformerReads implements KubeReads {
   }
 
   private static Map<String, String> versions(List<? extends HasMetadata> objects) {
-    return objects.stream().collect(java.util.stream.Collectors.toMap(o -> o.getMetadata().getName(),
+    return objects.stream().collect(Collectors.toMap(o -> o.getMetadata().getName(),
         o -> String.valueOf(o.getMetadata().getResourceVersion())));
   }
 

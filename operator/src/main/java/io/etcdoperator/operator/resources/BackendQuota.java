@@ -2,6 +2,7 @@ package io.etcdoperator.operator.resources;
 
 import io.etcdoperator.api.v1alpha2.EtcdOptions;
 import io.etcdoperator.api.v1alpha2.StorageSpec;
+import io.etcdoperator.operator.planner.Maintenance;
 import java.util.OptionalLong;
 
 /**
@@ -11,7 +12,7 @@ import java.util.OptionalLong;
  */
 public final class BackendQuota {
 
-  public static final long ETCD_DEFAULT = io.etcdoperator.operator.planner.Maintenance.DEFAULT_QUOTA;
+  public static final long ETCD_DEFAULT = Maintenance.DEFAULT_QUOTA;
 
   private BackendQuota() {}
 

@@ -3,10 +3,16 @@ package io.etcdoperator.operator.resources;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.operator.planner.ObservedMember;
+import io.etcdoperator.operator.planner.VersionPolicy;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Capabilities;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.HTTPGetActionBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -22,8 +28,6 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
-import io.etcdoperator.operator.planner.ObservedMember;
-import io.etcdoperator.operator.planner.VersionPolicy;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /** The Pod of one etcd member. Restricted-PodSecurity compatible; everything comes from the EtcdMember. */
 public final class MemberPods {
@@ -156,8 +161,8 @@ public final class MemberPods {
   }
 
   /** Without an affinity of the user's own, members prefer nodes that run no other member of their cluster. */
-  static io.fabric8.kubernetes.api.model.Affinity spreadAcrossNodes(String cluster) {
-    return new io.fabric8.kubernetes.api.model.AffinityBuilder().withNewPodAntiAffinity()
+  static Affinity spreadAcrossNodes(String cluster) {
+    return new AffinityBuilder().withNewPodAntiAffinity()
         .addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(100).withNewPodAffinityTerm()
         .withTopologyKey("kubernetes.io/hostname")
         .withNewLabelSelector().withMatchLabels(Labels.selector(cluster)).endLabelSelector()
@@ -198,10 +203,10 @@ public final class MemberPods {
    */
   private static final List<String> NO_WAL_START = List.of("cannot fetch cluster info from peer urls",
       "error validating peerURLs");
-  private static final List<String> NO_WAL = java.util.stream.Stream.concat(LOST_FOR_CERTAIN.stream(),
+  private static final List<String> NO_WAL = Stream.concat(LOST_FOR_CERTAIN.stream(),
       NO_WAL_START.stream()).toList();
 
-  private static Optional<ObservedMember.Broken> broken(io.fabric8.kubernetes.api.model.ContainerStatus c) {
+  private static Optional<ObservedMember.Broken> broken(ContainerStatus c) {
     var terminated = c.getLastState() == null ? null : c.getLastState().getTerminated();
     if (terminated == null || c.getState() == null || c.getState().getRunning() != null) {
       return Optional.empty(); // a run in progress makes the last one history (a learner's failed first starts)
@@ -329,9 +334,9 @@ public final class MemberPods {
   }
 
   /** The guard's copy first (it must be in place before anything else runs), then a seed's restore. */
-  private static List<io.fabric8.kubernetes.api.model.Container> initContainers(EtcdMember member,
+  private static List<Container> initContainers(EtcdMember member,
       boolean existingCluster, Optional<AgentImage> agent) {
-    List<io.fabric8.kubernetes.api.model.Container> init = new ArrayList<>();
+    List<Container> init = new ArrayList<>();
     agent.ifPresent(a -> init.add(EtcdGuard.install(a)));
     init.addAll(AgentContainers.initContainers(member, existingCluster, agent));
     return init;

@@ -7,8 +7,10 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** The headless peer Service (per-member DNS, also before Ready) and the client Service. */
 public final class Services {
@@ -41,13 +43,13 @@ public final class Services {
     var a = actual.getSpec();
     var d = desired.getSpec();
     return d.getSelector().equals(a.getSelector())
-        && java.util.Objects.equals(d.getPublishNotReadyAddresses(), a.getPublishNotReadyAddresses())
+        && Objects.equals(d.getPublishNotReadyAddresses(), a.getPublishNotReadyAddresses())
         && d.getPorts().stream().allMatch(p -> hasPort(a.getPorts(), p));
   }
 
   /** Desired ports upserted by name; other ports kept. */
   public static List<ServicePort> mergePorts(List<ServicePort> actual, List<ServicePort> desired) {
-    List<ServicePort> out = new java.util.ArrayList<>(desired);
+    List<ServicePort> out = new ArrayList<>(desired);
     actual.stream().filter(p -> desired.stream().noneMatch(d -> d.getName().equals(p.getName()))).forEach(out::add);
     return out;
   }

@@ -2,6 +2,7 @@ package io.etcdoperator.operator.resources;
 
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,7 @@ public final class TlsSecretVersions {
     EtcdMember copy = new EtcdMember();
     copy.setSpec(member.getSpec());
     copy.setStatus(member.getStatus());
-    copy.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder(member.getMetadata()).build());
+    copy.setMetadata(new ObjectMetaBuilder(member.getMetadata()).build());
     Map<String, String> annotations = new HashMap<>(Optional.ofNullable(member.getMetadata().getAnnotations())
         .orElse(Map.of()));
     annotations.put(ANNOTATION, value.get());

@@ -1,8 +1,9 @@
 package io.etcdoperator.operator.status;
 
+import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.etcd.Membership;
-import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.ClusterPlanner;
+import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.planner.Quorum;
@@ -87,7 +88,7 @@ public final class ClusterHealth {
     } else if (available.reason() == Reason.QUORUM_LOST || available.reason() == Reason.ALL_MEMBERS_LOST) {
       degraded = new Verdict(true, available.reason(), available.message());
     } else if (!observed.maintenance().alarms().isEmpty()) {
-      boolean corrupt = observed.maintenance().has(io.etcdoperator.etcd.Alarm.Kind.CORRUPT);
+      boolean corrupt = observed.maintenance().has(Alarm.Kind.CORRUPT);
       Reason why = corrupt ? Reason.DATA_CORRUPTED
           : step == Reason.SPACE_QUOTA_FULL ? Reason.SPACE_QUOTA_FULL : Reason.SPACE_QUOTA_EXCEEDED;
       degraded = new Verdict(true, why, "etcd alarms " + observed.maintenance().alarms() + "; " + why.description());

@@ -1,17 +1,18 @@
 package io.etcdoperator.operator.tls;
 
-import io.etcdoperator.operator.reads.KubeReads;
-import io.etcdoperator.operator.reads.SecretReads;
-import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.reads.KubeReads;
+import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -69,7 +70,7 @@ public final class IssuedTlsReconcile {
         case TlsStep.IssueLeaf s -> record(cluster, Reason.TLS_CERTIFICATE_ISSUED,
             "issued " + writer.issueLeaf(cluster, names, s.role(), state, now));
         case TlsStep.RenewLeaf s -> record(cluster, Reason.TLS_CERTIFICATE_ISSUED, "renewed ("
-            + s.why().name().toLowerCase(java.util.Locale.ROOT) + ") " + writer.issueLeaf(cluster, names, s.role(),
+            + s.why().name().toLowerCase(Locale.ROOT) + ") " + writer.issueLeaf(cluster, names, s.role(),
             state, now));
         case TlsStep.SyncTrust s -> record(cluster, Reason.TLS_TRUST_SYNCED, writer.syncTrust(names, s.role(), state));
         case TlsStep.StartCaRotation s -> record(cluster, Reason.TLS_CA_ROTATION_STARTED,

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * The Secret writes of operator-issued TLS, one per planner step. Updates carry the observed resourceVersion, so a
@@ -64,7 +65,7 @@ final class IssuedTlsWriter {
       secret.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
       client.secrets().inNamespace(names.namespace()).resource(secret).update();
     }
-    return role.name().toLowerCase(java.util.Locale.ROOT) + " certificate " + leaf;
+    return role.name().toLowerCase(Locale.ROOT) + " certificate " + leaf;
   }
 
   String syncTrust(TlsNames names, LeafRole role, IssuedTlsObserver.State state) {

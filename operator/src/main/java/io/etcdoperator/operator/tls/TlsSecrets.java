@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -35,7 +36,7 @@ public final class TlsSecrets {
       case PEER -> names.peerSecret();
       case OPERATOR_CLIENT -> names.operatorClientSecret();
     };
-    return secret(cluster, name, role.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'), certPem, keyPem,
+    return secret(cluster, name, role.name().toLowerCase(Locale.ROOT).replace('_', '-'), certPem, keyPem,
         bundlePem);
   }
 

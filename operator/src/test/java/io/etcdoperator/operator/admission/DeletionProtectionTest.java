@@ -3,10 +3,11 @@ package io.etcdoperator.operator.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class DeletionProtectionTest {
 
@@ -44,10 +45,10 @@ class DeletionProtectionTest {
 
   @Test
   void membersOutsideTheWatchedNamespacesAreAnotherOperators() {
-    var watching = new DeletionProtection(CASES.operatorUser(), java.util.Set.of("team-b"));
+    var watching = new DeletionProtection(CASES.operatorUser(), Set.of("team-b"));
     var refusedElsewhere = Deletion.of(WebhookServerTest.named("a person deletes a member").admissionRequest());
     assertThat(watching.decide(refusedElsewhere).allowed()).isTrue();
-    assertThat(new DeletionProtection(CASES.operatorUser(), java.util.Set.of("team-a", "team-b"))
+    assertThat(new DeletionProtection(CASES.operatorUser(), Set.of("team-a", "team-b"))
         .decide(refusedElsewhere).allowed()).isFalse();
   }
 

@@ -35,6 +35,31 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.etcdoperator.api.v1alpha2.AuthSpec;
+import io.etcdoperator.api.v1alpha2.ClientTls;
+import io.etcdoperator.api.v1alpha2.ClusterTls;
+import io.etcdoperator.operator.MockCrds;
+import io.etcdoperator.operator.TestClusters;
+import io.etcdoperator.operator.reads.SecretReads;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Drives the cluster and member passes against the fabric8 CRUD mock and an in-memory etcd, standing in for the
@@ -45,35 +70,35 @@ import org.junit.jupiter.api.Test;
 class ClusterReconcileMockTest {
 
   static KubernetesClient client;
-  static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
+  static KubernetesMockServer server;
   private static final String NS = "default";
   private FakeEtcd etcd;
   private ClusterReconcile clusterPass;
   private Clock clock;
   private MemberReconcile memberPass;
-  private final java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
-      new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.now());
+  private final AtomicReference<Instant> now =
+      new AtomicReference<>(Instant.now());
   /** Every node cordoned: a Pod not yet running stays Pending/Unschedulable and its etcd never starts. */
   private boolean cordoned;
 
   @BeforeEach
   void setUp() throws IOException {
-    io.etcdoperator.operator.MockCrds.install(client);
+    MockCrds.install(client);
     etcd = new FakeEtcd();
     // one second a round: a sign of lost data is proven only in a later pass at least LossProof.WINDOW on
     clock = new Clock() {
       @Override
-      public java.time.ZoneId getZone() {
-        return java.time.ZoneOffset.UTC;
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
       }
 
       @Override
-      public Clock withZone(java.time.ZoneId zone) {
+      public Clock withZone(ZoneId zone) {
         return this;
       }
 
       @Override
-      public java.time.Instant instant() {
+      public Instant instant() {
         return now.get();
       }
     };
@@ -86,38 +111,38 @@ class ClusterReconcileMockTest {
   }
 
   private EtcdCluster create(String name, int replicas, String medium) {
-    return client.resource(io.etcdoperator.operator.TestClusters.cluster(NS, name, replicas, medium)).create();
+    return client.resource(TestClusters.cluster(NS, name, replicas, medium)).create();
   }
 
   /** A cluster with server TLS (a CA is all the fake dial needs) and spec.auth pointing at {@code secret}. */
   private EtcdCluster createWithAuth(String name, String secret) {
-    client.secrets().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+    client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata()
         .withName(name + "-server-tls").endMetadata().withType("kubernetes.io/tls")
         .addToData(base64(Map.of("ca.crt", "ca", "tls.crt", "crt", "tls.key", "key"))).build()).create();
-    EtcdCluster c = io.etcdoperator.operator.TestClusters.cluster(NS, name, 3, null);
+    EtcdCluster c = TestClusters.cluster(NS, name, 3, null);
     EtcdClusterSpec spec = c.getSpec();
-    var tls = new io.etcdoperator.api.v1alpha2.ClusterTls();
-    var clientTls = new io.etcdoperator.api.v1alpha2.ClientTls();
-    clientTls.setServerSecretRef(new io.fabric8.kubernetes.api.model.LocalObjectReference(name + "-server-tls"));
+    var tls = new ClusterTls();
+    var clientTls = new ClientTls();
+    clientTls.setServerSecretRef(new LocalObjectReference(name + "-server-tls"));
     tls.setClient(clientTls);
     spec.setTls(tls);
-    var auth = new io.etcdoperator.api.v1alpha2.AuthSpec();
+    var auth = new AuthSpec();
     auth.setEnabled(true);
-    auth.setRootCredentialsSecretRef(new io.fabric8.kubernetes.api.model.LocalObjectReference(secret));
+    auth.setRootCredentialsSecretRef(new LocalObjectReference(secret));
     spec.setAuth(auth);
     return client.resource(c).create();
   }
 
   private void rootSecret(String name, String password) {
-    client.secrets().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+    client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata()
         .withName(name).endMetadata().withType("kubernetes.io/basic-auth")
         .addToData(base64(Map.of("username", "root", "password", password))).build()).create();
   }
 
   /** The CRUD mock stores Secrets as given: stringData is not folded into data as a real API server does. */
   private static Map<String, String> base64(Map<String, String> plain) {
-    Map<String, String> data = new java.util.HashMap<>();
-    plain.forEach((k, v) -> data.put(k, java.util.Base64.getEncoder().encodeToString(v.getBytes())));
+    Map<String, String> data = new HashMap<>();
+    plain.forEach((k, v) -> data.put(k, Base64.getEncoder().encodeToString(v.getBytes())));
     return data;
   }
 
@@ -137,7 +162,7 @@ class ClusterReconcileMockTest {
 
   /** One round: the cluster pass, then what the member controller and the kubelet would do. */
   private void round(String cluster) {
-    now.updateAndGet(t -> t.plusSeconds(1).isBefore(java.time.Instant.now()) ? java.time.Instant.now()
+    now.updateAndGet(t -> t.plusSeconds(1).isBefore(Instant.now()) ? Instant.now()
         : t.plusSeconds(1));
     clusterPass.reconcile(NS, cluster);
     for (EtcdMember m : members(cluster)) {
@@ -166,7 +191,7 @@ class ClusterReconcileMockTest {
     }
     if (cordoned && (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase()))) {
       client.pods().inNamespace(NS).withName(m.getMetadata().getName()).edit(p -> {
-        p.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Pending").addNewCondition()
+        p.setStatus(new PodStatusBuilder().withPhase("Pending").addNewCondition()
             .withType("PodScheduled").withStatus("False").withReason("Unschedulable")
             .withMessage("0/3 nodes are available: 3 node(s) were unschedulable.").endCondition().build());
         return p;
@@ -184,10 +209,10 @@ class ClusterReconcileMockTest {
     if (pod.getStatus() == null || pod.getStatus().getConditions() == null || pod.getStatus().getConditions().isEmpty()) {
       client.pods().inNamespace(NS).withName(m.getMetadata().getName()).edit(p -> {
         if (p.getStatus() == null) {
-          p.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
+          p.setStatus(new PodStatus());
         }
         p.getStatus().setPhase("Running");
-        p.getStatus().setConditions(List.of(new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("Ready").withStatus("True").build()));
+        p.getStatus().setConditions(List.of(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
         return p;
       });
     }
@@ -205,7 +230,7 @@ class ClusterReconcileMockTest {
   }
 
   private Map<String, String> podUids(String cluster) {
-    Map<String, String> uids = new java.util.TreeMap<>();
+    Map<String, String> uids = new TreeMap<>();
     for (EtcdMember m : members(cluster)) {
       Pod pod = client.pods().inNamespace(NS).withName(m.getMetadata().getName()).get();
       uids.put(m.getMetadata().getName(), pod == null ? "" : pod.getMetadata().getUid());
@@ -214,7 +239,7 @@ class ClusterReconcileMockTest {
   }
 
   private Map<String, String> memberIds(String cluster) {
-    Map<String, String> ids = new java.util.TreeMap<>();
+    Map<String, String> ids = new TreeMap<>();
     members(cluster).forEach(m -> ids.put(m.getMetadata().getName(), m.getStatus().getMemberID()));
     return ids;
   }
@@ -266,7 +291,7 @@ class ClusterReconcileMockTest {
     Map<String, String> pods = podUids("byo");
 
     client.secrets().inNamespace(NS).withName("byo-server-tls").edit(secret -> {
-      secret.getData().put("tls.crt", java.util.Base64.getEncoder().encodeToString("renewed".getBytes()));
+      secret.getData().put("tls.crt", Base64.getEncoder().encodeToString("renewed".getBytes()));
       return secret;
     });
     List<String> restarted = new ArrayList<>();
@@ -300,7 +325,7 @@ class ClusterReconcileMockTest {
   }
 
   private static KubernetesClient guarded() {
-    return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(client.getConfiguration())
+    return new KubernetesClientBuilder().withConfig(client.getConfiguration())
         .withHttpClientBuilderConsumer(CachePass::guard).build();
   }
 
@@ -350,7 +375,7 @@ class ClusterReconcileMockTest {
           .isEqualTo(settled + 2);
       assertThat(server.getLastRequest().getPath()).contains("/secrets/sealed-");
 
-      now.updateAndGet(t -> t.plus(io.etcdoperator.operator.reads.SecretReads.REREAD));
+      now.updateAndGet(t -> t.plus(SecretReads.REREAD));
       assertThat(pass.reconcile(NS, "sealed")).contains(StepExecutor.STEADY);
       assertThat(server.getRequestCount()).as("the operator's copy read again too, in the same cache pass")
           .isEqualTo(settled + 5);
@@ -374,7 +399,7 @@ class ClusterReconcileMockTest {
       var caches = new SnapshotReads(client, NS);
       int before = server.getRequestCount();
       for (EtcdMember m : caches.members("default", "quiet")) {
-        assertThat(CachePass.run(() -> pass.reconcile(m, caches))).contains(java.time.Duration.ofMinutes(5));
+        assertThat(CachePass.run(() -> pass.reconcile(m, caches))).contains(Duration.ofMinutes(5));
       }
       assertThat(server.getRequestCount()).as("requests for three ready members").isEqualTo(before);
 
@@ -567,7 +592,7 @@ class ClusterReconcileMockTest {
 
   /** A Service that no EtcdCluster controls, without our labels. */
   private void someoneElsesService(String name) {
-    client.services().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+    client.services().inNamespace(NS).resource(new ServiceBuilder()
         .withNewMetadata().withName(name).endMetadata()
         .withNewSpec().addToSelector("app", "someone-else").addNewPort().withPort(80).endPort().endSpec().build())
         .create();
@@ -592,7 +617,7 @@ class ClusterReconcileMockTest {
   @Test
   void servicesComeFromTheInformerAndOneItCannotSeeIsStillNeverTakenOver() {
     // the informer selects our label: someone else's Service of the same name is never in it
-    List<String> asked = new java.util.ArrayList<>();
+    List<String> asked = new ArrayList<>();
     clusterPass.objects().readServicesFrom((namespace, name) -> {
       asked.add(name);
       return Optional.ofNullable(client.services().inNamespace(namespace).withName(name).get())
@@ -643,7 +668,7 @@ class ClusterReconcileMockTest {
 
   /** Reads as the cluster controller's informer answers them: only PDBs with our label. */
   private List<String> budgetsFromAnInformer(Class<? extends HasMetadata> type) {
-    List<String> asked = new java.util.ArrayList<>();
+    List<String> asked = new ArrayList<>();
     clusterPass.objects().readDisruptionBudgetsFrom((namespace, name) -> {
       asked.add(name);
       return Optional.ofNullable(client.resources(type).inNamespace(namespace).withName(name).get())
@@ -654,10 +679,10 @@ class ClusterReconcileMockTest {
   }
 
   private static HasMetadata someoneElsesBudget(Class<? extends HasMetadata> type, String name) {
-    var meta = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(NS).build();
-    var one = new io.fabric8.kubernetes.api.model.IntOrString(1);
-    if (type == io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class) {
-      return new io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder().withMetadata(meta)
+    var meta = new ObjectMetaBuilder().withName(name).withNamespace(NS).build();
+    var one = new IntOrString(1);
+    if (type == PodDisruptionBudget.class) {
+      return new PodDisruptionBudgetBuilder().withMetadata(meta)
           .withNewSpec().withMinAvailable(one).endSpec().build();
     }
     return new io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudgetBuilder().withMetadata(meta)
@@ -665,7 +690,7 @@ class ClusterReconcileMockTest {
   }
 
   private static int minAvailable(HasMetadata budget) {
-    return budget instanceof io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget v1
+    return budget instanceof PodDisruptionBudget v1
         ? v1.getSpec().getMinAvailable().getIntVal()
         : ((io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget) budget).getSpec().getMinAvailable()
             .getIntVal();
@@ -728,7 +753,7 @@ class ClusterReconcileMockTest {
 
   private String appliedPassword(String cluster) {
     var secret = client.secrets().inNamespace(NS).withName(cluster + "-root-applied").get();
-    return secret == null ? null : new String(java.util.Base64.getDecoder().decode(secret.getData().get("password")));
+    return secret == null ? null : new String(Base64.getDecoder().decode(secret.getData().get("password")));
   }
 
   @Test

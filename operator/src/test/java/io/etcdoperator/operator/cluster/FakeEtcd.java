@@ -10,7 +10,9 @@ import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -29,7 +31,7 @@ final class FakeEtcd implements EtcdAdmin.Factory {
   String version = "3.5.16";
   MemberId leader;
   /** What each member runs, by name, when the fake kubelet said so (else {@link #version}). */
-  final java.util.Map<String, String> runs = new java.util.HashMap<>();
+  final Map<String, String> runs = new HashMap<>();
   String rootPassword;
   int authProbes;
   int promotedViaLeader;

@@ -2,7 +2,9 @@ package io.etcdoperator.operator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.operator.MockCrds;
 import io.etcdoperator.operator.TestClusters;
@@ -18,9 +20,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The whole cluster controller against the fabric8 CRUD mock (which runs no CEL, as a pre-1.25 server): a spec it
@@ -53,8 +58,8 @@ class InvalidSpecMockTest {
         .addToRequests("memory", new Quantity("2Gi")).addToLimits("memory", new Quantity("1Gi")).build()),
         "spec.resources.requests.memory");
     refusedWithNothingCreated("labelled", s -> {
-      var metadata = new io.etcdoperator.api.v1alpha2.AdditionalMetadata();
-      metadata.setLabels(java.util.Map.of("team", "x".repeat(64)));
+      var metadata = new AdditionalMetadata();
+      metadata.setLabels(Map.of("team", "x".repeat(64)));
       s.setAdditionalMetadata(metadata);
     }, "spec.additionalMetadata.labels");
   }
@@ -85,7 +90,7 @@ class InvalidSpecMockTest {
   void theDegradedLineCarriesTheClustersNamespaceAndNameFromTheMdc() {
     EtcdCluster cluster = client.resource(TestClusters.cluster(NS, "logged", 3, "")).create();
     var lines = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
-    var log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(DegradedStatus.class);
+    var log = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(DegradedStatus.class);
     lines.start();
     log.addAppender(lines);
     try {
@@ -97,10 +102,10 @@ class InvalidSpecMockTest {
     assertThat(lines.list).filteredOn(e -> e.getFormattedMessage().equals("cluster degraded")).singleElement()
         .satisfies(e -> assertThat(e.getMDCPropertyMap()).containsEntry("namespace", NS)
             .containsEntry("cluster", "logged"));
-    assertThat(org.slf4j.MDC.get("namespace")).as("cleared after the call").isNull();
+    assertThat(MDC.get("namespace")).as("cleared after the call").isNull();
   }
 
-  private void refusedWithNothingCreated(String name, Consumer<io.etcdoperator.api.v1alpha2.EtcdClusterSpec> bad,
+  private void refusedWithNothingCreated(String name, Consumer<EtcdClusterSpec> bad,
       String field) {
     EtcdCluster cluster = TestClusters.cluster(NS, name, 3, "");
     bad.accept(cluster.getSpec());

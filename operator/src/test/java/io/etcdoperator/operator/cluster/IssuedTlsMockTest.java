@@ -48,6 +48,13 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.etcdoperator.api.v1alpha2.PeerCertManager;
+import io.etcdoperator.api.v1alpha2.PeerTls;
+import io.etcdoperator.operator.MockCrds;
+import io.etcdoperator.operator.TestClusters;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.util.stream.Collectors;
 
 /**
  * The TLS part of the cluster pass on the fabric8 CRUD mock (the kubelet and etcd stood in as in
@@ -58,7 +65,7 @@ import org.junit.jupiter.api.Test;
 class IssuedTlsMockTest {
 
   static KubernetesClient client;
-  static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer server;
+  static KubernetesMockServer server;
   private static final String NS = "default";
   private static final ResourceDefinitionContext CERTIFICATES = new ResourceDefinitionContext.Builder()
       .withGroup("cert-manager.io").withVersion("v1").withKind("Certificate").withPlural("certificates")
@@ -71,7 +78,7 @@ class IssuedTlsMockTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    io.etcdoperator.operator.MockCrds.install(client);
+    MockCrds.install(client);
     etcd = new FakeEtcd();
     clock = new MovableClock(Instant.now());
     events = new EventRecorder(client, "test", clock);
@@ -110,7 +117,7 @@ class IssuedTlsMockTest {
     create("calm", operatorIssued("3h"));
     converge(clusterPass(false), "calm", 40);
     assertThat(ready("calm")).isEqualTo(3);
-    try (KubernetesClient guarded = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+    try (KubernetesClient guarded = new KubernetesClientBuilder()
         .withConfig(client.getConfiguration()).withHttpClientBuilderConsumer(CachePass::guard).build()) {
       var pass = new ClusterReconcile(guarded, new EtcdDialer(guarded, etcd, Duration.ofSeconds(1), clock), events,
           new ClusterMetrics(new SimpleMeterRegistry()), clock, false, "cluster.local", LeaseCheck.NONE,
@@ -119,7 +126,7 @@ class IssuedTlsMockTest {
       assertThat(pass.reconcile(NS, "calm")).as("first pass: on the API server").isPresent();
       new SnapshotReads(client, NS).servedTo(pass, NS);
       var secrets = Stream.of("calm-ca", "calm-server-tls", "calm-peer-tls", "calm-operator-client-tls")
-          .collect(java.util.stream.Collectors.toMap(s -> s, s -> secret(s).getMetadata().getResourceVersion()));
+          .collect(Collectors.toMap(s -> s, s -> secret(s).getMetadata().getResourceVersion()));
       int settled = server.getRequestCount();
       for (int i = 0; i < 3; i++) {
         clock.advance(Duration.ofSeconds(30));
@@ -128,7 +135,7 @@ class IssuedTlsMockTest {
       assertThat(server.getRequestCount()).as("requests in three passes of a settled operator-issued cluster")
           .isEqualTo(settled);
       assertThat(Stream.of("calm-ca", "calm-server-tls", "calm-peer-tls", "calm-operator-client-tls")
-          .collect(java.util.stream.Collectors.toMap(s -> s, s -> secret(s).getMetadata().getResourceVersion())))
+          .collect(Collectors.toMap(s -> s, s -> secret(s).getMetadata().getResourceVersion())))
           .as("no Secret written").isEqualTo(secrets);
     }
     int remembered = Stream.of("calm-ca", "calm-server-tls", "calm-peer-tls", "calm-operator-client-tls")
@@ -256,9 +263,9 @@ class IssuedTlsMockTest {
     cm.setOperatorClientIssuerRef(issuer);
     ClientTls client = new ClientTls();
     client.setCertManager(cm);
-    io.etcdoperator.api.v1alpha2.PeerCertManager peerCm = new io.etcdoperator.api.v1alpha2.PeerCertManager();
+    PeerCertManager peerCm = new PeerCertManager();
     peerCm.setIssuerRef(issuer);
-    io.etcdoperator.api.v1alpha2.PeerTls peer = new io.etcdoperator.api.v1alpha2.PeerTls();
+    PeerTls peer = new PeerTls();
     peer.setCertManager(peerCm);
     ClusterTls tls = new ClusterTls();
     tls.setClient(client);
@@ -267,7 +274,7 @@ class IssuedTlsMockTest {
   }
 
   private void create(String name, ClusterTls tls) {
-    EtcdCluster c = io.etcdoperator.operator.TestClusters.cluster(NS, name, 3, null);
+    EtcdCluster c = TestClusters.cluster(NS, name, 3, null);
     c.getSpec().setTls(tls);
     client.resource(c).create();
   }

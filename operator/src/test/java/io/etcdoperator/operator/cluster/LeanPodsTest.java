@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,21 +67,21 @@ class LeanPodsTest {
     return out;
   }
 
-  private static List<java.util.Map.Entry<String, PodStatus>> statuses() {
+  private static List<Map.Entry<String, PodStatus>> statuses() {
     return List.of(
-        java.util.Map.entry("ready", new PodStatusBuilder().withPhase("Running").withConditions(
+        Map.entry("ready", new PodStatusBuilder().withPhase("Running").withConditions(
             new PodConditionBuilder().withType("Ready").withStatus("True").build()).withContainerStatuses(
             new ContainerStatusBuilder().withName(MemberPods.CONTAINER).withReady(true).withRestartCount(0)
                 .withNewState().withNewRunning().endRunning().endState().build()).build()),
-        java.util.Map.entry("crash-looping", new PodStatusBuilder().withPhase("Running").withContainerStatuses(
+        Map.entry("crash-looping", new PodStatusBuilder().withPhase("Running").withContainerStatuses(
             new ContainerStatusBuilder().withName(MemberPods.CONTAINER).withReady(false).withRestartCount(4)
                 .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState()
                 .withNewLastState().withNewTerminated().withExitCode(137).withReason("OOMKilled").endTerminated()
                 .endLastState().build()).build()),
-        java.util.Map.entry("unschedulable", new PodStatusBuilder().withPhase("Pending").withConditions(
+        Map.entry("unschedulable", new PodStatusBuilder().withPhase("Pending").withConditions(
             new PodConditionBuilder().withType("PodScheduled").withStatus("False").withReason("Unschedulable")
                 .withMessage("0/3 nodes").withLastTransitionTime("2026-11-27T10:00:00Z").build()).build()),
-        java.util.Map.entry("failed", new PodStatusBuilder().withPhase("Failed").withReason("Evicted").build()));
+        Map.entry("failed", new PodStatusBuilder().withPhase("Failed").withReason("Evicted").build()));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOptions;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.Fixtures;
@@ -55,7 +56,7 @@ class OutdatedTest {
     newer.setVersion("3.5.30");
     assertThat(outdated(m, pod, newer, Optional.empty())).contains(RestartReason.VERSION_CHANGED);
     ObservedClusterSpec options = targetOf(m);
-    var o = new io.etcdoperator.api.v1alpha2.EtcdOptions();
+    var o = new EtcdOptions();
     o.setSnapshotCount(5000L);
     options.setOptions(o);
     assertThat(outdated(m, pod, options, Optional.empty())).contains(RestartReason.SPEC_CHANGED);

@@ -3,10 +3,13 @@ package io.etcdoperator.operator.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdMemberStatus;
 import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.resources.Fixtures;
 import io.etcdoperator.operator.resources.MemberPods;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
@@ -26,7 +29,7 @@ class ServesBeforeProbeTest {
   private static EtcdMember memberCreated(Instant created) {
     EtcdMember m = Fixtures.member("member-seed-plain");
     m.getMetadata().setCreationTimestamp(created.toString());
-    m.setStatus(new io.etcdoperator.api.v1alpha2.EtcdMemberStatus());
+    m.setStatus(new EtcdMemberStatus());
     m.getStatus().setMemberID("0000000000000007");
     return m;
   }
@@ -68,7 +71,7 @@ class ServesBeforeProbeTest {
 
   @Test
   void aMemberPastItsFirstSecondsWaitsForItsPodsReadyAsBefore() {
-    EtcdMember m = memberCreated(NOW.minus(io.etcdoperator.operator.planner.ClusterPlanner.LEARNER_START_WINDOW).minusSeconds(1));
+    EtcdMember m = memberCreated(NOW.minus(ClusterPlanner.LEARNER_START_WINDOW).minusSeconds(1));
     assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW)).isFalse();
   }
 
@@ -79,7 +82,7 @@ class ServesBeforeProbeTest {
     deleting.getMetadata().setDeletionTimestamp(NOW.toString());
     assertThat(ClusterObserver.servesBeforeProbe(m, deleting, status(7, List.of()), NOW)).isFalse();
     Pod waiting = runningPod(m);
-    waiting.getStatus().getContainerStatuses().getFirst().setState(new io.fabric8.kubernetes.api.model.ContainerStateBuilder()
+    waiting.getStatus().getContainerStatuses().getFirst().setState(new ContainerStateBuilder()
         .withNewWaiting().withReason("ContainerCreating").endWaiting().build());
     assertThat(ClusterObserver.servesBeforeProbe(m, waiting, status(7, List.of()), NOW)).isFalse();
     assertThat(ClusterObserver.servesBeforeProbe(m, null, status(7, List.of()), NOW)).isFalse();

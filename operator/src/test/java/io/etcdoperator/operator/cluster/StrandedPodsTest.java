@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.operator.planner.ObservedCluster.StrandedPod;
 import io.etcdoperator.operator.planner.ObservedMember.NodeDown;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
@@ -27,7 +28,7 @@ class StrandedPodsTest {
   @Test
   void notWhileItsMemberExistsNorBeforeItIsDeletedNorOnAReadyNodeNorWhenNotAMemberPod() {
     EtcdMember c = new EtcdMember();
-    c.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("c").build());
+    c.setMetadata(new ObjectMetaBuilder().withName("c").build());
     Map<String, NodeDown> down = Map.of("node-3", DOWN);
     assertThat(ClusterObserver.stranded(List.of(c), Map.of("c", pod("c", "node-3", true, "EtcdMember")), down))
         .isEmpty();

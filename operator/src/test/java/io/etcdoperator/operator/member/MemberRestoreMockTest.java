@@ -12,17 +12,19 @@ import io.etcdoperator.api.v1alpha2.RestoreSpec;
 import io.etcdoperator.api.v1alpha2.SnapshotLocation;
 import io.etcdoperator.api.v1alpha2.StorageSpec;
 import io.etcdoperator.operator.MockCrds;
+import io.etcdoperator.operator.TestClusters;
 import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.net.InetSocketAddress;
@@ -57,7 +59,7 @@ class MemberRestoreMockTest {
 
   /** A new cluster (no cluster ID yet) whose seed restores from a PVC. */
   private EtcdMember restoringSeed(String cluster) {
-    client.resource(io.etcdoperator.operator.TestClusters.cluster(NS, cluster, 1, null)).create();
+    client.resource(TestClusters.cluster(NS, cluster, 1, null)).create();
 
     EtcdMember member = new EtcdMember();
     member.getMetadata().setName(cluster + "-seed1");
@@ -167,7 +169,7 @@ class MemberRestoreMockTest {
     assertThat(readyReason("running-seed1")).isEqualTo("PodNotReady");
   }
 
-  private void setRestoreState(String pod, io.fabric8.kubernetes.api.model.ContainerState state) {
+  private void setRestoreState(String pod, ContainerState state) {
     client.pods().inNamespace(NS).withName(pod).editStatus(p -> {
       p.setStatus(new PodStatusBuilder().withPhase("Pending").withInitContainerStatuses(new ContainerStatusBuilder()
           .withName("restore").withRestartCount(0).withState(state).build()).build());

@@ -5,6 +5,7 @@ import static io.etcdoperator.operator.planner.Observations.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.etcd.Alarm;
+import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import java.time.Instant;
@@ -76,8 +77,8 @@ class MaintenancePlanTest {
       assertThat(sample.wanted()).isFalse();
     }
 
-    private io.etcdoperator.etcd.EndpointStatus status(long size, long inUse) {
-      return new io.etcdoperator.etcd.EndpointStatus("3.5.16", id("x"), id("x"), 1, 1, 1, size, inUse, 1, false,
+    private EndpointStatus status(long size, long inUse) {
+      return new EndpointStatus("3.5.16", id("x"), id("x"), 1, 1, 1, size, inUse, 1, false,
           List.of());
     }
   }

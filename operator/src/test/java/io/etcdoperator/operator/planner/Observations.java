@@ -1,20 +1,21 @@
 package io.etcdoperator.operator.planner;
 
 import io.etcdoperator.etcd.ClusterId;
+import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
-import java.net.URI;
-import java.time.Instant;
-import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.operator.reason.RestartReason;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Test fixture: "a cluster with these EtcdMembers, and etcd saying this". */
 final class Observations {
@@ -220,7 +221,7 @@ final class Observations {
   /** This member's Pod has not been scheduled since {@code since}; the cluster allows ten minutes. */
   Observations unschedulable(String name, Instant since) {
     unrunnable.put(name, new ObservedMember.Unrunnable("Unschedulable: 0/3 nodes are available",
-        since, java.time.Duration.ofMinutes(10)));
+        since, Duration.ofMinutes(10)));
     return this;
   }
 

@@ -4,6 +4,8 @@ import static io.etcdoperator.operator.planner.Observations.cluster;
 import static io.etcdoperator.operator.planner.Observations.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdoperator.etcd.ClusterId;
+import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import java.util.List;
@@ -161,7 +163,7 @@ class RollerTest {
     @Test
     void anotherClusterIdInEtcdsAnswerStopsEveryMembershipChange() {
       Observations o = threeVoters().voter("demo-d").leader("demo-a")
-          .etcdView(new EtcdView.Reached(new io.etcdoperator.etcd.Membership(new io.etcdoperator.etcd.ClusterId(0xbad),
+          .etcdView(new EtcdView.Reached(new Membership(new ClusterId(0xbad),
               List.of())));
       assertThat(next(o, 3).reason()).isEqualTo(Reason.CLUSTER_ID_MISMATCH);
     }

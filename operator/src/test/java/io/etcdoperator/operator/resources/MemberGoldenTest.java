@@ -1,6 +1,12 @@
 package io.etcdoperator.operator.resources;
 
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdMemberStatus;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Member Pods and PVCs, rendered from fixed EtcdMembers and compared with reviewed YAML. */
@@ -40,10 +46,10 @@ class MemberGoldenTest {
   @Test
   void guardedVoter() {
     EtcdMember member = Fixtures.member("member-joining-full");
-    member.setStatus(new io.etcdoperator.api.v1alpha2.EtcdMemberStatus());
+    member.setStatus(new EtcdMemberStatus());
     member.getStatus().setIsVoter(true);
     Golden.assertMatches("pod-voter-guarded", MemberPods.build(member, IMAGE, true,
-        java.util.Optional.of(new AgentImage("ghcr.io/etcd-operator-java/etcd-operator:v0.1.0", null))));
+        Optional.of(new AgentImage("ghcr.io/etcd-operator-java/etcd-operator:v0.1.0", null))));
   }
 
   /**
@@ -53,13 +59,13 @@ class MemberGoldenTest {
   @Test
   void guardedMemoryMemberRecoversInPlace() {
     EtcdMember member = Fixtures.member("member-memory");
-    java.util.Optional<AgentImage> agent = java.util.Optional.of(new AgentImage("operator:dev", null));
-    io.fabric8.kubernetes.api.model.Pod pod = MemberPods.build(member, IMAGE, true, agent);
+    Optional<AgentImage> agent = Optional.of(new AgentImage("operator:dev", null));
+    Pod pod = MemberPods.build(member, IMAGE, true, agent);
     Golden.assertMatches("pod-memory-guarded", pod);
     org.assertj.core.api.Assertions.assertThat(EtcdGuard.restartsInPlace(pod)).isTrue();
     String revision = MemberPods.revision(member);
-    member.getMetadata().setAnnotations(new java.util.HashMap<>(java.util.Map.of(
-        io.etcdoperator.api.v1alpha2.EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, "true")));
+    member.getMetadata().setAnnotations(new HashMap<>(Map.of(
+        EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER, "true")));
     org.assertj.core.api.Assertions.assertThat(MemberPods.build(member, IMAGE, true, agent).getSpec().getContainers()
         .getFirst().getArgs()).doesNotContain("--force-new-cluster");
     org.assertj.core.api.Assertions.assertThat(MemberPods.revision(member)).isEqualTo(revision);
@@ -70,9 +76,9 @@ class MemberGoldenTest {
   @Test
   void theSeedsFirstPodExpectsNoData() {
     EtcdMember seed = Fixtures.member("member-seed-plain");
-    seed.setStatus(new io.etcdoperator.api.v1alpha2.EtcdMemberStatus());
+    seed.setStatus(new EtcdMemberStatus());
     seed.getStatus().setIsVoter(true);
-    java.util.Optional<AgentImage> agent = java.util.Optional.of(new AgentImage("operator:dev", null));
+    Optional<AgentImage> agent = Optional.of(new AgentImage("operator:dev", null));
     org.assertj.core.api.Assertions.assertThat(MemberPods.build(seed, IMAGE, false, agent).getSpec().getContainers()
         .getFirst().getCommand()).doesNotContain("--expect-data");
     org.assertj.core.api.Assertions.assertThat(MemberPods.build(seed, IMAGE, true, agent).getSpec().getContainers()

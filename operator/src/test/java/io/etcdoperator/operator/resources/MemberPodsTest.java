@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Volume;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -115,18 +116,18 @@ class MemberPodsTest {
   @Test
   void podRecordsTheTlsMaterialStampedOnItsMemberAndNothingElseOfTheMembersAnnotations() {
     EtcdMember member = Fixtures.member("member-seed-plain");
-    var material = new io.etcdoperator.operator.resources.MemberMaterial("aa", "bb", List.of("c1", "c2"));
-    Map<String, String> stamped = new java.util.HashMap<>(material.annotations());
+    var material = new MemberMaterial("aa", "bb", List.of("c1", "c2"));
+    Map<String, String> stamped = new HashMap<>(material.annotations());
     stamped.put("kubectl.kubernetes.io/last-applied-configuration", "{}");
     member.getMetadata().setAnnotations(stamped);
     Map<String, String> annotations = MemberPods.build(member, "etcd", false).getMetadata().getAnnotations();
     assertThat(annotations).containsAllEntriesOf(material.annotations())
         .doesNotContainKey("kubectl.kubernetes.io/last-applied-configuration");
-    assertThat(io.etcdoperator.operator.resources.MemberMaterial.fromAnnotations(annotations)).contains(material);
+    assertThat(MemberMaterial.fromAnnotations(annotations)).contains(material);
 
     member.getMetadata().setAnnotations(null);
     assertThat(MemberPods.build(member, "etcd", false).getMetadata().getAnnotations())
-        .doesNotContainKey(io.etcdoperator.operator.resources.MemberMaterial.SERVER_ANNOTATION);
+        .doesNotContainKey(MemberMaterial.SERVER_ANNOTATION);
   }
 
   @Test

@@ -12,6 +12,7 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.IssuerRef;
+import io.etcdoperator.api.v1alpha2.OperatorIssuedTls;
 import io.etcdoperator.api.v1alpha2.PeerCertManager;
 import io.etcdoperator.api.v1alpha2.PeerTls;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -131,7 +132,7 @@ class MemberTlsViewTest {
 
   private static ClusterTls operatorIssued() {
     ClusterTls tls = new ClusterTls();
-    tls.setOperatorIssued(new io.etcdoperator.api.v1alpha2.OperatorIssuedTls());
+    tls.setOperatorIssued(new OperatorIssuedTls());
     return tls;
   }
 }

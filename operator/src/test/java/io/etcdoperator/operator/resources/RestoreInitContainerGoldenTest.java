@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.SecretKeyReference;
+import io.etcdoperator.api.v1alpha2.SnapshotEncryption;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -25,8 +27,8 @@ class RestoreInitContainerGoldenTest {
   void seedRestoringAnEncryptedSnapshotMountsTheWholeKeySecret() {
     var member = Fixtures.member("member-seed-restore-s3");
     var source = member.getSpec().getRestore().getSource();
-    var encryption = new io.etcdoperator.api.v1alpha2.SnapshotEncryption();
-    encryption.setKeySecretRef(new io.etcdoperator.api.v1alpha2.SecretKeyReference("snapshot-keys", "2025-01"));
+    var encryption = new SnapshotEncryption();
+    encryption.setKeySecretRef(new SecretKeyReference("snapshot-keys", "2025-01"));
     source.setEncryption(encryption);
 
     var pod = MemberPods.build(member, IMAGE, false, AGENT);

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,7 @@ class RevisionTest {
     assertThat(revisionAfter(p -> etcd(p).setImage("quay.io/coreos/etcd:v3.5.17"))).isNotEqualTo(before);
     assertThat(revisionAfter(p -> etcd(p).getArgs().add("--snapshot-count=5000"))).isNotEqualTo(before);
     assertThat(revisionAfter(p -> etcd(p).getCommand().add("--verbose"))).isNotEqualTo(before);
-    assertThat(revisionAfter(p -> etcd(p).setEnv(java.util.List.of(new EnvVar("GOMAXPROCS", "2", null)))))
+    assertThat(revisionAfter(p -> etcd(p).setEnv(List.of(new EnvVar("GOMAXPROCS", "2", null)))))
         .isNotEqualTo(before);
     assertThat(revisionAfter(p -> etcd(p).setResources(new ResourceRequirementsBuilder()
         .addToRequests("cpu", new Quantity("1")).build()))).isNotEqualTo(before);
@@ -89,7 +90,7 @@ class RevisionTest {
         .withMountPath("/extra").build()))).isNotEqualTo(before);
     assertThat(revisionAfter(p -> p.getSpec().getVolumes().getFirst().getPersistentVolumeClaim()
         .setClaimName("other"))).isNotEqualTo(before);
-    assertThat(revisionAfter(p -> p.getSpec().setTopologySpreadConstraints(java.util.List.of())))
+    assertThat(revisionAfter(p -> p.getSpec().setTopologySpreadConstraints(List.of())))
         .isNotEqualTo(before);
     assertThat(revisionAfter(p -> p.getMetadata().getLabels().put("team", "storage"))).isNotEqualTo(before);
     assertThat(revisionAfter(p -> p.getMetadata().getAnnotations().put("owner", "dba@example.test")))

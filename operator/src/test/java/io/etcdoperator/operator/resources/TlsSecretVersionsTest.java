@@ -3,6 +3,7 @@ package io.etcdoperator.operator.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +31,7 @@ class TlsSecretVersionsTest {
   @Test
   void operatorIssuedMembersRecordFingerprintsNotSecretVersions() {
     EtcdMember member = Fixtures.member("member-mtls");
-    member.getMetadata().setAnnotations(new java.util.HashMap<>(
+    member.getMetadata().setAnnotations(new HashMap<>(
         new MemberMaterial("s", "p", List.of("ca")).annotations()));
     assertThat(TlsSecretVersions.secrets(member)).isEmpty();
   }

@@ -3,6 +3,7 @@ package io.etcdoperator.operator.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,7 +51,7 @@ class CronScheduleTest {
   })
   void longestGapBetweenFirings(String expression, String gap) {
     assertThat(CronSchedule.parse(expression).longestGap(ZonedDateTime.parse("2026-03-10T10:00:00Z")))
-        .isEqualTo(java.time.Duration.parse(gap));
+        .isEqualTo(Duration.parse(gap));
   }
 
   @ParameterizedTest(name = "{0} in {1}")

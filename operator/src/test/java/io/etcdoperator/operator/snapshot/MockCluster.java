@@ -8,6 +8,8 @@ import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdMemberStatus;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.StorageSpec;
+import io.etcdoperator.operator.MockCrds;
+import io.etcdoperator.operator.TestClusters;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.FileInputStream;
@@ -23,11 +25,11 @@ final class MockCluster {
   private MockCluster() {}
 
   static void installCrds(KubernetesClient client) throws IOException {
-    io.etcdoperator.operator.MockCrds.install(client);
+    MockCrds.install(client);
   }
 
   static EtcdCluster formed(KubernetesClient client, String namespace, String name) {
-    EtcdCluster cluster = io.etcdoperator.operator.TestClusters.cluster(namespace, name, 1, null);
+    EtcdCluster cluster = TestClusters.cluster(namespace, name, 1, null);
     StorageSpec storage = cluster.getSpec().getStorage();
     cluster = client.resource(cluster).create();
     EtcdClusterStatus status = new EtcdClusterStatus();

@@ -4,6 +4,8 @@ import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotSpec;
 import io.etcdoperator.api.v1alpha2.PvcLocation;
 import io.etcdoperator.api.v1alpha2.S3Location;
+import io.etcdoperator.api.v1alpha2.SecretKeyReference;
+import io.etcdoperator.api.v1alpha2.SnapshotEncryption;
 import io.etcdoperator.api.v1alpha2.SnapshotLocation;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 
@@ -25,9 +27,9 @@ final class SnapshotFixtures {
     return location;
   }
 
-  public static io.etcdoperator.api.v1alpha2.SnapshotEncryption encryption(String secret, String key) {
-    var encryption = new io.etcdoperator.api.v1alpha2.SnapshotEncryption();
-    encryption.setKeySecretRef(new io.etcdoperator.api.v1alpha2.SecretKeyReference(secret, key));
+  public static SnapshotEncryption encryption(String secret, String key) {
+    var encryption = new SnapshotEncryption();
+    encryption.setKeySecretRef(new SecretKeyReference(secret, key));
     return encryption;
   }
 

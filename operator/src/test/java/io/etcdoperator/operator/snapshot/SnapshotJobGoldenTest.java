@@ -3,15 +3,21 @@ package io.etcdoperator.operator.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.AuthSpec;
+import io.etcdoperator.api.v1alpha2.ClusterTls;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdClusterStatus;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotSchedule;
+import io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus;
+import io.etcdoperator.api.v1alpha2.OperatorIssuedTls;
+import io.etcdoperator.api.v1alpha2.SnapshotArtifact;
 import io.etcdoperator.api.v1alpha2.SnapshotLocation;
+import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.Fixtures;
 import io.etcdoperator.operator.resources.Golden;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -55,7 +61,7 @@ class SnapshotJobGoldenTest {
     Job job = SnapshotJobs.save(snapshot, authCluster(), VOTERS, true, IMAGE);
 
     Golden.assertMatches("job-snapshot-s3-encrypted", job);
-    String rendered = io.fabric8.kubernetes.client.utils.Serialization.asYaml(job);
+    String rendered = Serialization.asYaml(job);
     assertThat(job.getSpec().getTemplate().getSpec().getContainers().getFirst().getEnv()).isNullOrEmpty();
     assertThat(rendered).doesNotContain("AWS_SECRET_ACCESS_KEY");
   }
@@ -100,8 +106,8 @@ class SnapshotJobGoldenTest {
   @Test
   void operatorIssuedTlsMountsTheCaAndTheOperatorsClientPair() {
     EtcdCluster cluster = Fixtures.cluster("cluster-demo");
-    var tls = new io.etcdoperator.api.v1alpha2.ClusterTls();
-    tls.setOperatorIssued(new io.etcdoperator.api.v1alpha2.OperatorIssuedTls());
+    var tls = new ClusterTls();
+    tls.setOperatorIssued(new OperatorIssuedTls());
     cluster.getSpec().setTls(tls);
     EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "s", "u", "demo", SnapshotFixtures.s3(""));
 
@@ -152,7 +158,7 @@ class SnapshotJobGoldenTest {
     snapshot.getSpec().setVerify(true);
 
     Job job = SnapshotJobs.save(snapshot, authCluster(), VOTERS, true,
-        new io.etcdoperator.operator.resources.AgentImage(IMAGE, "/opt/etcd-tools"));
+        new AgentImage(IMAGE, "/opt/etcd-tools"));
 
     Golden.assertMatches("job-snapshot-s3-verified", job);
   }
@@ -164,17 +170,17 @@ class SnapshotJobGoldenTest {
     EtcdSnapshot snapshot = SnapshotFixtures.snapshot("prod", "demo-verified",
         "5b2e7c1d-8f3a-4d6e-a9b0-1c4f7e2d8a35", "demo", destination);
     snapshot.getSpec().setVerify(true);
-    var artifact = new io.etcdoperator.api.v1alpha2.SnapshotArtifact();
+    var artifact = new SnapshotArtifact();
     artifact.setChecksum("sha256:" + "ab".repeat(32));
     artifact.setRevision(48211L);
     artifact.setDbHash("79851ed4");
     artifact.setDbRevision(48213L);
     artifact.setDbTotalKeys(9606L);
-    snapshot.setStatus(new io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus());
+    snapshot.setStatus(new EtcdSnapshotStatus());
     snapshot.getStatus().setArtifact(artifact);
 
     Job job = SnapshotJobs.verify(snapshot, "3.5.16",
-        new io.etcdoperator.operator.resources.AgentImage(IMAGE, "/opt/etcd-tools"));
+        new AgentImage(IMAGE, "/opt/etcd-tools"));
 
     Golden.assertMatches("job-snapshot-verify-pvc-encrypted", job);
     var container = job.getSpec().getTemplate().getSpec().getContainers().getFirst();

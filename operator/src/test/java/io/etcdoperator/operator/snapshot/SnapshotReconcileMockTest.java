@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.etcdoperator.operator.resources.AgentImage;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** The EtcdSnapshot pass against the fabric8 CRUD mock, standing in for the Job controller and the kubelet. */
 @EnableKubernetesMockClient(crud = true)
@@ -57,7 +60,7 @@ class SnapshotReconcileMockTest {
         .addToLabels("job-name", job.getMetadata().getName()).withOwnerReferences(Owners.controller(job))
         .endMetadata().build();
     pod = client.resource(pod).create();
-    pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+    pod.setStatus(new PodStatusBuilder()
         .withPhase(succeeded ? "Succeeded" : "Failed")
         .withContainerStatuses(new ContainerStatusBuilder().withName(SnapshotJobs.CONTAINER).withNewState()
             .withNewTerminated().withExitCode(succeeded ? 0 : 1).withMessage(terminationMessage).endTerminated()
@@ -117,8 +120,8 @@ class SnapshotReconcileMockTest {
 
   @Test
   void aVerifiedSnapshotRecordsItsStatusThenAVerifyJobSetsVerifiedAndCountsIt() {
-    var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-    pass = new SnapshotReconcile(client, Optional.of(new io.etcdoperator.operator.resources.AgentImage(IMAGE, null)),
+    var registry = new SimpleMeterRegistry();
+    pass = new SnapshotReconcile(client, Optional.of(new AgentImage(IMAGE, null)),
         new EventRecorder(client, "test", Clock.systemUTC()), Clock.systemUTC(), new VerifyMetrics(registry));
     MockCluster.formed(client, NS, "prod");
     EtcdSnapshot snapshot = SnapshotFixtures.snapshot(NS, "checked", null, "prod", SnapshotFixtures.s3("prod/"));

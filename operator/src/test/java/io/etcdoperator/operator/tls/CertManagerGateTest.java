@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient
@@ -56,8 +57,8 @@ class CertManagerGateTest {
 
   private List<String> paths() throws InterruptedException {
     List<String> paths = new ArrayList<>();
-    for (RecordedRequest r = server.takeRequest(100, java.util.concurrent.TimeUnit.MILLISECONDS); r != null;
-        r = server.takeRequest(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+    for (RecordedRequest r = server.takeRequest(100, TimeUnit.MILLISECONDS); r != null;
+        r = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
       paths.add(r.getPath());
     }
     return paths;

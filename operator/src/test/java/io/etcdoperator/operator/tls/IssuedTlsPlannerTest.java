@@ -16,6 +16,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.TreeMap;
 
 /** Table tests: one observation, one expected step. Fingerprints are short names ("ca1", "srv1") for reading. */
 class IssuedTlsPlannerTest {
@@ -185,8 +188,8 @@ class IssuedTlsPlannerTest {
   private static final class Sim {
     ObservedCa ca = new ObservedCa(CA1_DUE, List.of("ca1"));
     final Map<LeafRole, ObservedLeaf> leaves = new EnumMap<>(LeafRole.class);
-    final Map<String, MemberMaterial> running = new java.util.TreeMap<>();
-    final java.util.Set<String> down = new java.util.HashSet<>();
+    final Map<String, MemberMaterial> running = new TreeMap<>();
+    final Set<String> down = new HashSet<>();
     int generation;
     int maxDownAtOnce;
     boolean rotated;
