@@ -95,7 +95,7 @@ public class ClusterReconcile {
     this.report = new ClusterReport(client, events, metrics, objects);
     this.clock = clock;
     this.certManagerInstalled = certManagerInstalled;
-    this.certificates = new CertManagerObjects(client, events, clusterDomain);
+    this.certificates = new CertManagerObjects(client, events, clusterDomain, clock);
     this.issuedTls = new IssuedTlsReconcile(client, dialer.secrets(), events, clusterDomain);
     this.memories = List.of(report, pacing, dialer::discard, spaceRecoveries, evidence);
   }

@@ -2,17 +2,27 @@ package io.etcdoperator.operator.tls;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reason.Reason;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Creates a cluster's cert-manager Certificates once. They are never patched: cert-manager owns them after
- * creation, and spec.tls is immutable, so there is nothing to converge (and no update permission is needed).
+ * creation, and spec.tls is immutable, so there is nothing to converge (and no update permission is needed). One
+ * seen to exist is looked for again only after {@link #RECHECK}: a settled cluster's passes send no request for them.
  */
 public final class CertManagerObjects {
+
+  /** As the operator's own Secrets (SecretReads.REREAD): only a person deletes one, and it comes back within this. */
+  public static final Duration RECHECK = Duration.ofMinutes(5);
 
   static final ResourceDefinitionContext CERTIFICATES = new ResourceDefinitionContext.Builder()
       .withGroup(CertManagerCertificates.ISSUER_GROUP).withVersion("v1").withKind(CertManagerCertificates.KIND)
@@ -21,24 +31,37 @@ public final class CertManagerObjects {
   private final KubernetesClient client;
   private final EventRecorder events;
   private final String clusterDomain;
+  private final Clock clock;
+  /** namespace/name → when the Certificate was last seen to exist. */
+  private final Map<String, Instant> seen = new ConcurrentHashMap<>();
 
-  public CertManagerObjects(KubernetesClient client, EventRecorder events, String clusterDomain) {
+  public CertManagerObjects(KubernetesClient client, EventRecorder events, String clusterDomain, Clock clock) {
     this.client = client;
     this.events = events;
     this.clusterDomain = clusterDomain;
+    this.clock = clock;
   }
 
   public void ensure(EtcdCluster cluster) {
+    Instant now = clock.instant();
+    seen.values().removeIf(at -> at.plus(RECHECK).isBefore(now));
     for (GenericKubernetesResource certificate : CertManagerCertificates.forCluster(cluster, clusterDomain)) {
-      var resource = client.genericKubernetesResources(CERTIFICATES)
-          .inNamespace(cluster.getMetadata().getNamespace()).withName(certificate.getMetadata().getName());
-      if (resource.get() != null) {
+      String namespace = cluster.getMetadata().getNamespace();
+      String key = namespace + "/" + certificate.getMetadata().getName();
+      if (seen.containsKey(key)) {
+        continue;
+      }
+      var resource = client.genericKubernetesResources(CERTIFICATES).inNamespace(namespace)
+          .withName(certificate.getMetadata().getName());
+      if (CachePass.sending(resource::get) != null) {
+        seen.put(key, now);
         continue;
       }
       try {
         client.genericKubernetesResources(CERTIFICATES).inNamespace(cluster.getMetadata().getNamespace())
             .resource(certificate).create();
         events.normal(cluster, Reason.CERTIFICATE_CREATED, "created Certificate " + certificate.getMetadata().getName());
+        seen.put(key, now);
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
           throw e;

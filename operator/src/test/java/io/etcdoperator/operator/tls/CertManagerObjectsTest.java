@@ -1,0 +1,58 @@
+package io.etcdoperator.operator.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.operator.MovableClock;
+import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.reads.CachePass;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** A settled cert-manager cluster's passes send no request for its Certificates between rechecks. */
+@EnableKubernetesMockClient(crud = true)
+class CertManagerObjectsTest {
+
+  static KubernetesClient client;
+  static KubernetesMockServer server;
+
+  private final MovableClock clock = new MovableClock(Instant.parse("2026-11-27T10:00:00Z"));
+
+  @Test
+  void certificatesSeenToExistAreLookedForAgainOnlyAfterTheRecheckPeriod() {
+    EtcdCluster cluster = TlsClusters.certManager("server-ca", "client-ca", "peer-ca", "Issuer");
+    try (KubernetesClient guarded = new KubernetesClientBuilder().withConfig(client.getConfiguration())
+        .withHttpClientBuilderConsumer(CachePass::guard).build()) {
+      var objects = new CertManagerObjects(guarded, new EventRecorder(client, "test", clock), "cluster.local", clock);
+      assertThatThrownBy(() -> CachePass.run(() -> {
+        objects.ensure(cluster);
+        return null;
+      })).as("a missing Certificate is created on the API server, never in a cache pass")
+          .isInstanceOf(CachePass.NeedsApiServer.class);
+      objects.ensure(cluster);
+      int created = server.getRequestCount();
+
+      clock.advance(CertManagerObjects.RECHECK.minusSeconds(1));
+      CachePass.run(() -> {
+        objects.ensure(cluster);
+        return null;
+      });
+      assertThat(server.getRequestCount()).as("within the period: nothing sent").isEqualTo(created);
+
+      clock.advance(Duration.ofSeconds(2));
+      CachePass.run(() -> {
+        objects.ensure(cluster);
+        return null;
+      });
+      int certificates = CertManagerCertificates.forCluster(cluster, "cluster.local").size();
+      assertThat(server.getRequestCount()).as("after it: one GET per Certificate, in the cache pass")
+          .isEqualTo(created + certificates);
+    }
+  }
+}
