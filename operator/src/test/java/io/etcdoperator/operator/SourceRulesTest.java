@@ -32,11 +32,10 @@ class SourceRulesTest {
 
   /** Over budget today, with the size they may not exceed: split them rather than raise a number. */
   private static final Map<String, Integer> LONG_CLASSES = Map.of(
-      "operator/src/main/java/io/etcdoperator/operator/cluster/StepExecutor.java", 452,
       "operator/src/main/java/io/etcdoperator/operator/cluster/ClusterObserver.java", 425,
       "operator/src/main/java/io/etcdoperator/operator/member/MemberReconcile.java", 421);
   private static final Map<String, Integer> LONG_METHODS = Map.of(
-      "operator/src/main/java/io/etcdoperator/operator/cluster/StepExecutor.java#perform", 112,
+      "operator/src/main/java/io/etcdoperator/operator/cluster/StepExecutor.java#perform", 103,
       "operator/src/main/java/io/etcdoperator/operator/planner/ClusterPlanner.java#next", 89,
       "operator/src/main/java/io/etcdoperator/operator/status/ClusterHealth.java#assess", 78);
 

@@ -119,9 +119,7 @@ final class RecoverySteps {
   }
 
   private Outcome normal(EtcdCluster cluster, Reason reason, String message) {
-    events.normal(cluster, reason, message);
-    LOG.atInfo().addKeyValue("reason", reason.reason()).log(message);
-    return Outcome.of(reason, message, StepExecutor.SOON);
+    return Outcome.reported(events, cluster, reason, message);
   }
 
   /** Sets (member) or removes (null) the cluster's force-new-cluster-from annotation, the member to restart from. */

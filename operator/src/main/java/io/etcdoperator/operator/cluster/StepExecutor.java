@@ -5,25 +5,19 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
-import io.etcdoperator.etcd.Member;
 import io.etcdoperator.operator.defrag.DefragRuns;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.InitialCluster;
-import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.EtcdMembers;
-import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.operator.resources.Names;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -63,6 +57,13 @@ public class StepExecutor {
     static Outcome problem(Reason reason, String message, Duration recheck) {
       return new Outcome(reason, message, recheck, Optional.empty(), false, true);
     }
+
+    /** A change made: a Normal event and an info line say so, and the next pass comes soon. */
+    static Outcome reported(EventRecorder events, EtcdCluster cluster, Reason reason, String message) {
+      events.normal(cluster, reason, message);
+      LOG.atInfo().addKeyValue("reason", reason.reason()).log(message);
+      return of(reason, message, SOON);
+    }
   }
 
   private final KubernetesClient client;
@@ -73,6 +74,8 @@ public class StepExecutor {
   private final RetainedVolumes volumes;
   private final LeaseCheck lease;
   private final RecoverySteps recovery;
+  private final EtcdMemberWrites members;
+  private final MembershipSteps membership;
 
   StepExecutor(KubernetesClient client, SecretReads secrets, EventRecorder events, Clock clock,
       SpaceRecoveries spaceRecoveries, LeaseCheck lease) {
@@ -83,6 +86,8 @@ public class StepExecutor {
     this.rootAuth = new RootAuth(client, secrets, events, lease);
     this.volumes = new RetainedVolumes(client, events, clock);
     this.recovery = new RecoverySteps(client, events, clock, volumes, lease);
+    this.members = new EtcdMemberWrites(client);
+    this.membership = new MembershipSteps(client, members, events, lease);
     this.maintenance = new MaintenanceSteps(new DefragRuns(client), events, clock,
         spaceRecoveries);
   }
@@ -106,16 +111,17 @@ public class StepExecutor {
     Optional<EtcdAdmin> etcd = observation.etcd();
     return switch (step) {
       case Step.CreateSeed s -> {
-        EtcdMember seed = create(cluster, true, material);
-        patchStatus(seed, Map.of("isVoter", true));
+        EtcdMember seed = members.create(cluster, true, material);
+        lease.ensureHeld(); // each later write: a crash or a lost Lease here is resumed by CompleteSeed
+        members.patchStatus(seed, Map.of("isVoter", true));
         // its name came from the API server; it may start at once (should this fail, the planner asks CompleteSeed)
         String initialCluster = InitialCluster.seed(name(seed), Names.peerUrl(seed));
-        writeInitialCluster(cluster, name(seed), initialCluster);
+        members.writeInitialCluster(cluster, name(seed), initialCluster);
         yield changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed)
             + "; initial cluster " + initialCluster);
       }
       case Step.CompleteSeed s -> {
-        writeInitialCluster(cluster, s.member(), s.initialCluster());
+        members.writeInitialCluster(cluster, s.member(), s.initialCluster());
         yield changed(cluster, s.reason(), "seed " + s.member() + " may start: initial cluster " + s.initialCluster());
       }
       case Step.LatchClusterId s -> {
@@ -124,24 +130,14 @@ public class StepExecutor {
         LOG.atInfo().addKeyValue("clusterID", s.clusterId()).log("etcd cluster discovered");
         yield new Outcome(s.reason(), "etcd cluster " + s.clusterId() + " discovered", SOON, Optional.of(s.clusterId()), false, false);
       }
-      case Step.CreateMember s -> {
-        EtcdMember m = create(cluster, false, material);
-        Outcome created = changed(cluster, s.reason(), "created member " + name(m) + " for scale-up");
-        yield addAtOnce(cluster, m, observation).orElse(created);
-      }
-      case Step.AddLearner s -> addLearner(cluster, s, etcd.orElseThrow());
+      case Step.CreateMember s -> membership.create(cluster, s, observation, material);
+      case Step.AddLearner s -> membership.addLearner(cluster, s, etcd.orElseThrow());
       case Step.WriteInitialCluster s -> {
-        writeInitialCluster(cluster, s.member(), s.initialCluster());
+        members.writeInitialCluster(cluster, s.member(), s.initialCluster());
         yield changed(cluster, s.reason(), "member " + s.member() + " may start: initial cluster " + s.initialCluster());
       }
-      case Step.PromoteLearner s -> promote(cluster, s, observation);
-      case Step.RemoveMember s -> {
-        Optional<String> unstarted = unstartedLearner(cluster, s.member(), observation);
-        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
-        yield changed(cluster, s.reason(), unstarted.map(why -> "deleting learner " + s.member() + ", which never "
-            + "started (" + why + "), for scale-down: the scale-up was reverted; its finalizer removes it from etcd")
-            .orElse("deleting member " + s.member() + " for scale-down; its finalizer removes it from etcd"));
-      }
+      case Step.PromoteLearner s -> membership.promote(cluster, s, observation);
+      case Step.RemoveMember s -> membership.remove(cluster, s, observation);
       case Step.ReplaceBrokenMember s -> replaceMember(cluster, s.member(), s.reason(), "member " + s.member()
           + (s.why().dataLost() ? " lost its data" : " crash-loops") + " (" + s.why().restarts() + " restarts, last "
           + s.why().lastExit() + "); deleting it: its finalizer removes the old member id from etcd and a new member "
@@ -149,7 +145,7 @@ public class StepExecutor {
       case Step.RemoveStuckLearner s -> replaceMember(cluster, s.member(), s.reason(), "learner " + s.member()
           + " did not come up within 10 minutes; deleting it (its finalizer removes the learner from etcd) so a new "
           + "member can join (a learner holds only a copy: its volume goes with it)", Optional.empty());
-      case Step.RemoveOrphan s -> removeOrphan(cluster, s, etcd.orElseThrow());
+      case Step.RemoveOrphan s -> membership.removeOrphan(cluster, s, etcd.orElseThrow());
       case Step.StartQuorumRecovery s -> recovery.start(cluster, s);
       case Step.ForceNewCluster s -> recovery.force(cluster, s);
       case Step.DiscardMembers s -> recovery.discard(cluster, s, observation);
@@ -158,21 +154,21 @@ public class StepExecutor {
       case Step.ReleaseAllMembers s -> recovery.releaseAll(cluster, s, observation);
       case Step.ForgetCluster s -> recovery.forget(cluster, s);
       case Step.Pause s -> {
-        patchSpec(cluster, s.member(), Map.of("dormant", true));
+        members.patchSpec(cluster, s.member(), Map.of("dormant", true));
         yield changed(cluster, s.reason(), "member " + s.member() + " parked: Pod deleted, data kept");
       }
       case Step.Wake s -> {
-        patchSpec(cluster, s.member(), Map.of("dormant", false));
+        members.patchSpec(cluster, s.member(), Map.of("dormant", false));
         yield changed(cluster, s.reason(), "waking dormant member " + s.member());
       }
       case Step.RestartMember s -> restart(cluster, s, observation);
       case Step.ReplaceMember s -> {
-        EtcdMember m = create(cluster, false, material);
+        EtcdMember m = members.create(cluster, false, material);
         yield changed(cluster, s.reason(), "created member " + name(m) + " to replace " + s.replaces() + " ("
             + s.why().reason() + "); it joins as a learner before " + s.replaces() + " is removed");
       }
       case Step.RetireMember s -> {
-        client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).delete();
+        members.delete(cluster, s.member());
         yield changed(cluster, s.reason(), "deleting replaced member " + s.member() + " (" + s.why().reason()
             + "); its finalizer removes it from etcd");
       }
@@ -219,6 +215,7 @@ public class StepExecutor {
     EtcdMember member = observation.member(s.member()).orElseThrow();
     String from = member.getSpec().getVersion();
     EtcdMember wanted = retarget(cluster, member);
+    lease.ensureHeld();
     client.pods().inNamespace(ns(cluster)).withName(s.member()).delete();
     String versions = from.equals(wanted.getSpec().getVersion()) ? "" : ", " + from + " -> " + wanted.getSpec().getVersion();
     return changed(cluster, s.reason(), "restarting member " + s.member() + " (" + s.why().reason() + versions
@@ -271,27 +268,6 @@ public class StepExecutor {
         + s.transfereeId() + ") before " + s.leader() + " restarts, leaves or is defragmented");
   }
 
-  /**
-   * The new member's MemberAddAsLearner in the step that created it, as the planner's next pass would do (etcd has
-   * no learner in flight); a pass sooner. Refused or failed, the member stays pending and the planner adds it.
-   */
-  private Optional<Outcome> addAtOnce(EtcdCluster cluster, EtcdMember m, ClusterObserver.Observation observation) {
-    if (observation.etcd().isEmpty()
-        || !(observation.cluster().etcd() instanceof EtcdView.Reached reached)
-        || !reached.membership().learners().isEmpty()) {
-      return Optional.empty();
-    }
-    String initialCluster = InitialCluster.afterAdding(reached.membership(),
-        observation.cluster(), name(m), Names.peerUrl(m));
-    try {
-      Outcome added = addLearner(cluster, new Step.AddLearner(name(m), Names.peerUrl(m), initialCluster),
-          observation.etcd().get());
-      return added.reason() == Reason.LEARNER_ADDED ? Optional.of(added) : Optional.empty();
-    } catch (EtcdException e) {
-      return Optional.empty();
-    }
-  }
-
   /** The seed's etcd member id, from the member list that proved the cluster formed, unless its EtcdMember has it. */
   private void recordSeedMemberId(EtcdCluster cluster, ClusterObserver.Observation observation) {
     if (!(observation.cluster().etcd() instanceof EtcdView.Reached reached)) {
@@ -299,101 +275,16 @@ public class StepExecutor {
     }
     observation.cluster().seed().filter(seed -> seed.memberId().isEmpty())
         .ifPresent(seed -> reached.membership().entryOf(seed.name(), seed.peerUrl())
-            .ifPresent(entry -> recordMemberId(cluster, seed.name(), entry.id().hex())));
-  }
-
-  /**
-   * Known from the add: READY may count the member before its Pod is Ready and the member controller looks the id up.
-   * Best effort: the member controller finds the id itself once the Pod is Ready.
-   */
-  private void recordMemberId(EtcdCluster cluster, String member, String id) {
-    try {
-      patchStatus(ns(cluster), member, Map.of("memberID", id)); // by name: a GET first would only cost a call
-    } catch (KubernetesClientException e) {
-      LOG.atDebug().addKeyValue("member", member).addKeyValue("code", e.getCode()).log("member id not recorded");
-    }
-  }
-
-  private Outcome addLearner(EtcdCluster cluster, Step.AddLearner s, EtcdAdmin etcd) {
-    try {
-      var after = etcd.addLearner(s.peerUrl());
-      String id = after.byPeerUrl(s.peerUrl()).map(m -> m.id().hex()).orElse("?");
-      // the same step lets it start: should this write fail, the planner sees a learner without a Pod and writes it
-      writeInitialCluster(cluster, s.member(), s.initialCluster());
-      if (!"?".equals(id)) {
-        recordMemberId(cluster, s.member(), id);
-      }
-      return changed(cluster, s.reason(), "added member " + s.member() + " as learner " + id + "; it may start: "
-          + "initial cluster " + s.initialCluster());
-    } catch (EtcdException.MembershipRefused | EtcdException.Unavailable e) {
-      return Outcome.of(Reason.LEARNER_CATCHING_UP, "learner add refused: " + e.getMessage(), ETCD_GATE);
-    }
-  }
-
-  /** Straight to the leader when this pass saw one: only it decides, and a follower may not forward it well. */
-  private Outcome promote(EtcdCluster cluster, Step.PromoteLearner s, ClusterObserver.Observation observation) {
-    EtcdAdmin etcd = observation.etcd().orElseThrow();
-    Optional<URI> leader = observation.cluster().members().stream()
-        .filter(ObservedMember::isLeader).findFirst()
-        .flatMap(m -> observation.member(m.name())).map(Names::clientUrl);
-    try {
-      if (leader.isPresent()) {
-        etcd.promote(s.id(), leader.get());
-      } else {
-        etcd.promote(s.id());
-      }
-    } catch (EtcdException.LearnerNotReady e) {
-      LOG.atInfo().addKeyValue("member", s.member()).log("learner not yet promotable; will retry");
-      return Outcome.of(Reason.LEARNER_CATCHING_UP, s.member() + " is not yet in sync with the leader", ETCD_GATE);
-    }
-    patchStatus(client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(s.member()).get(),
-        Map.of("isVoter", true));
-    return changed(cluster, s.reason(), "promoted learner " + s.member() + " (" + s.id() + ") to voter");
-  }
-
-  private Outcome removeOrphan(EtcdCluster cluster, Step.RemoveOrphan s, EtcdAdmin etcd) {
-    try {
-      etcd.remove(s.id());
-    } catch (EtcdException.MemberNotFound e) {
-      // already gone: the goal holds
-    }
-    events.warning(cluster, s.reason(), "removed etcd member " + s.id() + " (" + s.name() + ") that no EtcdMember owns");
-    LOG.atWarn().addKeyValue("memberID", s.id()).addKeyValue("name", s.name()).log("removed orphan etcd member");
-    return Outcome.of(s.reason(), "removed orphan member " + s.id(), SOON);
-  }
-
-  /**
-   * For the event of a scale-down that takes a learner etcd lists as unstarted: what its Pod says (say, Pending:
-   * 0/3 nodes are available), so the reason the learner never came up is not lost with it.
-   */
-  private Optional<String> unstartedLearner(EtcdCluster cluster, String member, ClusterObserver.Observation observation) {
-    if (!(observation.cluster().etcd() instanceof EtcdView.Reached reached)) {
-      return Optional.empty();
-    }
-    Optional<Member> entry = observation.cluster().byName(member)
-        .flatMap(m -> reached.membership().entryOf(m.name(), m.peerUrl()));
-    if (entry.isEmpty() || !entry.get().learner() || entry.get().started()) {
-      return Optional.empty();
-    }
-    Pod pod = client.pods().inNamespace(ns(cluster)).withName(member).get();
-    if (pod == null || pod.getStatus() == null) {
-      return Optional.of("no Pod");
-    }
-    String scheduling = pod.getStatus().getConditions() == null ? "" : pod.getStatus().getConditions().stream()
-        .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()))
-        .map(c -> ": " + c.getReason() + ", " + c.getMessage()).findFirst().orElse("");
-    return Optional.of("Pod " + pod.getStatus().getPhase() + scheduling);
+            .ifPresent(entry -> members.recordMemberId(cluster, seed.name(), entry.id().hex())));
   }
 
   private Outcome changed(EtcdCluster cluster, Reason reason, String message) {
-    events.normal(cluster, reason, message);
-    LOG.atInfo().addKeyValue("reason", reason.reason()).log(message);
-    return Outcome.of(reason, message, SOON);
+    return Outcome.reported(events, cluster, reason, message);
   }
 
-  private EtcdMember create(EtcdCluster cluster, boolean seed, Optional<MemberMaterial> material) {
-    return client.resources(EtcdMember.class).inNamespace(ns(cluster))
-        .resource(EtcdMembers.pending(cluster, seed, material)).create();
+  /** A merge patch of only the given status fields of a member (the cluster report's). */
+  void patchStatus(EtcdMember member, Map<String, Object> fields) {
+    members.patchStatus(member, fields);
   }
 
   /**
@@ -410,36 +301,10 @@ public class StepExecutor {
       Optional<EtcdMember> keep) {
     volumes.release(cluster, keep);
     lease.ensureHeld();
-    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member).delete();
+    members.delete(cluster, member);
     events.warning(cluster, reason, message);
     LOG.atWarn().addKeyValue("member", member).addKeyValue("reason", reason.reason()).log(message);
     return Outcome.of(reason, message, SOON);
-  }
-
-  private void writeInitialCluster(EtcdCluster cluster, String member, String initialCluster) {
-    Map<String, Object> patch = Map.of(
-        "metadata", Map.of("labels", Labels.member(cluster.getMetadata().getName(), member)),
-        "spec", Map.of("initialCluster", initialCluster));
-    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(patch));
-  }
-
-  private void patchSpec(EtcdCluster cluster, String member, Map<String, Object> spec) {
-    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("spec", spec)));
-  }
-
-  /** A merge patch of only the given status fields: the member controller owns the rest of the status. */
-  void patchStatus(EtcdMember member, Map<String, Object> fields) {
-    if (member == null) {
-      return;
-    }
-    patchStatus(member.getMetadata().getNamespace(), member.getMetadata().getName(), fields);
-  }
-
-  private void patchStatus(String namespace, String member, Map<String, Object> fields) {
-    client.resources(EtcdMember.class).inNamespace(namespace).withName(member).subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("status", fields)));
   }
 
   private static String ns(EtcdCluster cluster) {

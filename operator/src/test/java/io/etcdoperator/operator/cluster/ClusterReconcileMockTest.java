@@ -80,6 +80,8 @@ class ClusterReconcileMockTest {
       new AtomicReference<>(Instant.now());
   /** Every node cordoned: a Pod not yet running stays Pending/Unschedulable and its etcd never starts. */
   private boolean cordoned;
+  /** Another replica holds the leader Lease: the executor must stop before a step's next write. */
+  private volatile boolean leaseLost;
 
   @BeforeEach
   void setUp() throws IOException {
@@ -106,7 +108,13 @@ class ClusterReconcileMockTest {
     var dialer = new EtcdDialer(client, etcd, Duration.ofSeconds(1));
     var config = new OperatorConfig(new InetSocketAddress(0), new InetSocketAddress(0), false, NS, "test",
         "cluster.local", Optional.empty(), OperatorConfig.DEFAULT_ETCD_REPOSITORY, List.of());
-    clusterPass = new ClusterReconcile(client, dialer, events, new ClusterMetrics(new SimpleMeterRegistry()), clock);
+    LeaseCheck lease = () -> {
+      if (leaseLost) {
+        throw new LeaseCheck.LeaseLost("the leader Lease is held by another replica");
+      }
+    };
+    clusterPass = new ClusterReconcile(client, dialer, events, new ClusterMetrics(new SimpleMeterRegistry()), clock,
+        false, "cluster.local", lease);
     memberPass = new MemberReconcile(client, dialer, events, config, clock);
   }
 
@@ -383,6 +391,50 @@ class ClusterReconcileMockTest {
       assertThat(pass.reconcile(NS, "sealed")).contains(StepExecutor.STEADY);
       assertThat(server.getRequestCount()).as("and the next one sends nothing").isEqualTo(settled + 5);
     }
+  }
+
+  @Test
+  void aSeedCutByALostLeaseAfterItsEtcdMemberWasCreatedIsCompletedByTheNextLeader() {
+    create("cut", 3, "");
+    leaseLost = true;
+    for (int i = 0; i < 3 && members("cut").isEmpty(); i++) {
+      clusterPass.reconcile(NS, "cut");
+    }
+    assertThat(members("cut")).as("the step's first write").hasSize(1);
+    assertThat(members("cut").getFirst().getSpec().getInitialCluster()).as("cut before the seed may start")
+        .isNullOrEmpty();
+    leaseLost = false;
+    converge("cut", 25);
+    assertThat(ready("cut")).isEqualTo(3);
+    assertThat(members("cut")).hasSize(3);
+    assertThat(etcd.members).hasSize(3).noneMatch(m -> m.learner());
+  }
+
+  @Test
+  void aLearnerAddCutByALostLeaseIsLetStartByTheNextLeaderWithoutASecondAdd() {
+    create("grow", 1, "");
+    converge("grow", 10);
+    assertThat(ready("grow")).isEqualTo(1);
+    client.resources(EtcdCluster.class).inNamespace(NS).withName("grow").edit(c -> {
+      c.getSpec().setReplicas(2);
+      return c;
+    });
+    leaseLost = true;
+    for (int i = 0; i < 3 && members("grow").size() < 2; i++) {
+      clusterPass.reconcile(NS, "grow");
+    }
+    assertThat(members("grow")).as("CreateMember's first write").hasSize(2);
+    assertThat(etcd.members).as("its learner add is not made without the Lease").hasSize(1);
+    for (int i = 0; i < 3 && etcd.members.size() < 2; i++) {
+      clusterPass.reconcile(NS, "grow");
+    }
+    assertThat(etcd.members).as("AddLearner's first write: the add").hasSize(2);
+    assertThat(members("grow")).filteredOn(m -> m.getSpec().getInitialCluster() == null
+        || m.getSpec().getInitialCluster().isEmpty()).as("cut before the learner may start").hasSize(1);
+    leaseLost = false;
+    converge("grow", 20);
+    assertThat(ready("grow")).isEqualTo(2);
+    assertThat(etcd.members).as("one add, promoted").hasSize(2).noneMatch(m -> m.learner());
   }
 
   @Test
