@@ -164,6 +164,15 @@ public final class E2eEnvironment implements AutoCloseable {
     pod.scale(1, Duration.ofMinutes(3));
   }
 
+  /** helm template of charts/etcd-operator by the helm that installed it, with {@code settings}: the manifest. */
+  public static String helmTemplate(List<String> settings) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(helm(), "template", "etcd-operator",
+        ROOT.resolve("charts/etcd-operator").toString(), "--namespace", OperatorPod.NAMESPACE));
+    command.addAll(settings);
+    return String.join("\n", run(WORK.resolve("helm.log"), command,
+        Map.of("HOME", WORK.resolve("helm-home").toString())));
+  }
+
   private static String helm() throws IOException, InterruptedException {
     return run(WORK.resolve("helm.log"), List.of(ROOT.resolve("hack/helm.sh").toString(), "--path")).getLast().strip();
   }
