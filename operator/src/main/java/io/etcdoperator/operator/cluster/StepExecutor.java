@@ -101,8 +101,7 @@ public class StepExecutor {
       // etcd refuses membership changes for ~5s after a join ("unhealthy cluster"); look again soon, change nothing
       LOG.atInfo().addKeyValue("step", step.getClass().getSimpleName()).addKeyValue("error", e.getMessage())
           .log("etcd refused the step; will retry");
-      return Outcome.of(Reason.MEMBERSHIP_CHANGE_REFUSED, step.reason().reason() + " refused by etcd: " + e.getMessage(),
-          ETCD_GATE);
+      return Outcome.of(refused(step), step.reason().reason() + " refused by etcd: " + e.getMessage(), ETCD_GATE);
     }
   }
 
@@ -276,6 +275,12 @@ public class StepExecutor {
     observation.cluster().seed().filter(seed -> seed.memberId().isEmpty())
         .ifPresent(seed -> reached.membership().entryOf(seed.name(), seed.peerUrl())
             .ifPresent(entry -> members.recordMemberId(cluster, seed.name(), entry.id().hex())));
+  }
+
+  /** The reason of a step etcd refused: a membership change's, or any other call's (a leader move, a defragment). */
+  static Reason refused(Step step) {
+    return step instanceof Step.CreateMember || step instanceof Step.AddLearner || step instanceof Step.PromoteLearner
+        || step instanceof Step.RemoveOrphan ? Reason.MEMBERSHIP_CHANGE_REFUSED : Reason.ETCD_CALL_FAILED;
   }
 
   private Outcome changed(EtcdCluster cluster, Reason reason, String message) {

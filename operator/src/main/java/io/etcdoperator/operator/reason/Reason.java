@@ -36,6 +36,8 @@ public enum Reason {
   ORPHAN_REMOVED("OrphanMemberRemoved", "etcd member without an EtcdMember removed"),
   QUORUM_AT_RISK("QuorumAtRisk", "removing a member now would lose quorum"),
   MEMBERSHIP_CHANGE_REFUSED("MembershipChangeRefused", "etcd refused the membership change for now"),
+  ETCD_CALL_FAILED("EtcdCallFailed", "etcd refused or failed the step's call (a leader move, a defragment, auth) "
+      + "for now; it is tried again"),
   WAKING_DORMANT("WakingDormantMember", "waking the dormant member"),
   PAUSING("Pausing", "parking the last member (dormant)"),
   FOREIGN_MEMBER("ForeignMember", "a member is not controlled by this cluster; refusing to adopt it"),
