@@ -3,10 +3,15 @@ package io.etcdoperator.operator;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.time.Clock;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +23,11 @@ class ArchitectureTest {
 
   private static final String[] PURE = {"..operator.planner..", "..operator.resources..", "..operator.status..",
       "..operator.reason.."};
+  /** The pure deciders that live beside their controllers: the TLS, snapshot, retention and restore plans. */
+  private static final String[] PURE_CLASSES = {"io.etcdoperator.operator.tls.IssuedTlsPlanner",
+      "io.etcdoperator.operator.snapshot.RetentionPlan", "io.etcdoperator.operator.snapshot.SchedulePlan",
+      "io.etcdoperator.operator.snapshot.SnapshotProgress", "io.etcdoperator.operator.snapshot.VerifyProgress",
+      "io.etcdoperator.operator.member.RestoreProgress"};
   private static JavaClasses classes;
 
   @BeforeAll
@@ -43,6 +53,25 @@ class ArchitectureTest {
     noClasses().that().resideInAnyPackage(PURE).should().dependOnClassesThat()
         .resideInAnyPackage("org.slf4j..").orShould().dependOnClassesThat().areAssignableTo(Clock.class)
         .check(classes);
+  }
+
+  @Test
+  void pureCodeAsksNoClockForTheTime() {
+    noClasses().that().resideInAnyPackage(PURE).or(pureClass()).should().callMethod(Instant.class, "now").orShould().callMethod(System.class,
+            "currentTimeMillis").orShould().callMethod(System.class, "nanoTime").check(classes);
+  }
+
+  @Test
+  void theDecidersBesideTheControllersArePureToo() {
+    noClasses().that(pureClass()).should().dependOnClassesThat()
+        .resideInAnyPackage("io.fabric8.kubernetes.client..", "io.etcd.jetcd..", "io.grpc..", "org.slf4j..")
+        .orShould().dependOnClassesThat().areAssignableTo(Clock.class).check(classes);
+  }
+
+  private static DescribedPredicate<JavaClass> pureClass() {
+    Set<String> names = Set.of(PURE_CLASSES);
+    return DescribedPredicate.describe("a pure decider beside its controller",
+        c -> names.contains(c.getName()) || names.contains(c.getName().replaceAll("\\$.*", "")));
   }
 
   @Test
