@@ -94,11 +94,26 @@ public final class E2eEnvironment implements AutoCloseable {
     return start(work, options, false);
   }
 
+  /**
+   * A class's own environment in {@code <run>/<name>}, the operator as in the shared one, with members from the etcd
+   * images in runc (a memory cgroup, so a limit can OOM-kill etcd) whatever {@code -De2e.etcd} says; the caller closes
+   * it. Each local Kubernetes has its own bridge, so it can run beside the shared environment.
+   */
+  public static E2eEnvironment startWithContainerEtcd(String name) throws Exception {
+    deleteStaleRuns();
+    return start(WORK.resolve(name), LocalKubernetesOptions.defaults().withNodes(3), imageRequested(), true);
+  }
+
   private static E2eEnvironment start(Path work, LocalKubernetesOptions options, boolean image) throws Exception {
+    // -De2e.etcd=container: members from the etcd images in runc too, as in the sandbox (slower to start)
+    return start(work, options, image, "container".equals(System.getProperty("e2e.etcd", "host")));
+  }
+
+  private static E2eEnvironment start(Path work, LocalKubernetesOptions options, boolean image, boolean containerEtcd)
+      throws Exception {
     OperatorBinaryIT.deleteRecursively(work);
     Files.createDirectories(work);
-    // -De2e.etcd=container: members from the etcd images in runc too, as in the sandbox (slower to start)
-    ImageCatalogue.Builder images = "container".equals(System.getProperty("e2e.etcd", "host"))
+    ImageCatalogue.Builder images = containerEtcd
         ? ImageCatalogue.withContainerEtcdImages(work.resolve("images")).host("busybox")
         : ImageCatalogue.withEtcdImages().host("busybox");
     if (image) {

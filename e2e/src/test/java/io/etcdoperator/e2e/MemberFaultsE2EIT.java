@@ -1,5 +1,8 @@
 package io.etcdoperator.e2e;
 
+import static io.etcdoperator.e2e.MemberFacts.memberIds;
+import static io.etcdoperator.e2e.MemberFacts.podReady;
+import static io.etcdoperator.e2e.MemberFacts.reasons;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
@@ -8,8 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Objects;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -55,7 +56,7 @@ class MemberFaultsE2EIT {
       Await.until("a new Pod for " + victim.getMetadata().getName() + ", READY=3", Duration.ofMinutes(3),
           () -> env.memberPods(ns, "ev").stream().anyMatch(p -> p.getMetadata().getName()
               .equals(victim.getMetadata().getName()) && !p.getMetadata().getUid().equals(victim.getMetadata().getUid())
-              && ready(p)) && WritingClient.ready(env, ns, "ev") == 3);
+              && podReady(p)) && WritingClient.ready(env, ns, "ev") == 3);
       System.out.printf("evicted PVC member %s: READY=3 on a new Pod after %d s; %s%n",
           victim.getMetadata().getName(), Duration.between(t0, Instant.now()).toSeconds(), writer.summary());
       writer.stop();
@@ -93,21 +94,5 @@ class MemberFaultsE2EIT {
     }
     assertThat(memberIds(env, ns, "pt")).isEqualTo(ids);
     assertThat(reasons(env, ns)).doesNotContain("MemberLost", "DataLost", "MemberCrashLooping", "PodFailed");
-  }
-
-  /** The kubelet's Ready condition: the cluster's READY count may still be the one from before the fault. */
-  private static boolean ready(Pod pod) {
-    return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions()
-        .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private static Map<String, String> memberIds(E2eEnvironment env, String ns, String cluster) {
-    return env.members(ns, cluster).stream().collect(Collectors.toMap(m -> m.getMetadata().getName(),
-        m -> Objects.toString(E2eEnvironment.status(m).get("memberID"))));
-  }
-
-  private static java.util.List<String> reasons(E2eEnvironment env, String ns) {
-    return env.client().v1().events().inNamespace(ns).list().getItems().stream().map(e -> e.getReason())
-        .filter(Objects::nonNull).toList();
   }
 }

@@ -1,5 +1,8 @@
 package io.etcdoperator.e2e;
 
+import static io.etcdoperator.e2e.MemberFacts.memberIds;
+import static io.etcdoperator.e2e.MemberFacts.podUids;
+import static io.etcdoperator.e2e.MemberFacts.reasons;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -12,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -192,25 +194,5 @@ class RepairProofE2EIT {
   private static boolean reconciled(E2eEnvironment env, String ns, String cluster) {
     return EtcdStatus.condition(env.cluster(ns, cluster), "Progressing")
         .filter(c -> "Reconciled".equals(c.get("reason"))).isPresent();
-  }
-
-  private static Map<String, String> memberIds(E2eEnvironment env, String ns, String cluster) {
-    Map<String, String> ids = new java.util.LinkedHashMap<>();
-    env.members(ns, cluster).forEach(m -> ids.put(m.getMetadata().getName(),
-        String.valueOf(E2eEnvironment.status(m).get("memberID"))));
-    return ids;
-  }
-
-  private static Map<String, String> podUids(E2eEnvironment env, String ns, String cluster) {
-    Map<String, String> uids = new TreeMap<>();
-    env.members(ns, cluster).forEach(m -> {
-      Pod p = env.client().pods().inNamespace(ns).withName(m.getMetadata().getName()).get();
-      uids.put(m.getMetadata().getName(), p == null ? "" : p.getMetadata().getUid());
-    });
-    return uids;
-  }
-
-  private static List<String> reasons(E2eEnvironment env, String ns) {
-    return env.client().v1().events().inNamespace(ns).list().getItems().stream().map(e -> e.getReason()).toList();
   }
 }
