@@ -3,6 +3,8 @@
 #
 # Usage: hack/image.sh [--rebuild]   build (--rebuild: rebuild the jars first), print the layout path on stdout
 #        hack/image.sh --path        print the OCI layout path (target/image/oci, tag "dev") without building
+# Environment: IMAGE_TAG (default dev, also the org.opencontainers.image.version label), IMAGE_OUT (default
+# target/image: hack/release.sh builds elsewhere so the tests' "dev" layout stays as it is).
 #
 # The rootfs is staged here: a jlink'd runtime from the JDK (Temurin 25), the operator jar and its lib/, etcdctl 3.4
 # and etcdutl/etcdctl 3.5 from hack/etcd-binaries.sh, the shared libraries they link (ldd), and passwd/group with
@@ -11,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-OUT=$ROOT/target/image
+OUT=${IMAGE_OUT:-$ROOT/target/image}
 LAYOUT=$OUT/oci
 TAG=${IMAGE_TAG:-dev}
 NAME=ghcr.io/etcd-operator-java/etcd-operator
@@ -38,6 +40,8 @@ if ! command -v buildah >/dev/null || ! command -v umoci >/dev/null || ! command
     || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}" >&2; }
 fi
 EPOCH=$(git log -1 --format=%ct 2>/dev/null || echo 0)
+REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+SOURCE=https://github.com/etcd-operator-java/etcd-operator
 
 jar=$(ls operator/target/etcd-operator-*.jar 2>/dev/null | grep -v -- '-tests.jar' | head -n1 || true)
 if [ -z "$jar" ] || [ "${1:-}" = "--rebuild" ]; then
@@ -87,11 +91,13 @@ mkdir -p "$rootfs/home/nonroot" && chown 65532:65532 "$rootfs/home/nonroot"
 cp hack/image/Containerfile "$OUT/context/Containerfile"
 find "$OUT/context" -exec touch -h -d "@$EPOCH" {} +
 
-say "buildah bud (storage in target/image/storage)"
+say "buildah bud (storage in ${OUT#"$ROOT/"}/storage)"
 storage=(--root "$OUT/storage" --runroot "$OUT/run" --storage-driver vfs)
 buildah "${storage[@]}" rmi -f "$NAME:$TAG" >/dev/null 2>&1 || true
 buildah "${storage[@]}" bud --quiet --timestamp "$EPOCH" --layers=false -f "$OUT/context/Containerfile" \
-  -t "$NAME:$TAG" "$OUT/context" >&2
+  --label "org.opencontainers.image.version=$TAG" --label "org.opencontainers.image.source=$SOURCE" \
+  --label "org.opencontainers.image.licenses=Apache-2.0" --label "org.opencontainers.image.revision=$REVISION" \
+  --label "org.opencontainers.image.title=etcd-operator" -t "$NAME:$TAG" "$OUT/context" >&2
 buildah "${storage[@]}" push --quiet "$NAME:$TAG" "oci:$LAYOUT:$TAG" >&2
 
 manifest=$(python3 -c "import json,sys;print(json.load(open('$LAYOUT/index.json'))['manifests'][0]['digest'])")

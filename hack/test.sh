@@ -28,6 +28,13 @@ if ! command -v promtool >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >&2 \
     || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >&2; }
 fi
+# ReleaseIT pushes a release with skopeo and helm to a real registry (Debian's docker-registry, run by the test as
+# its own child process on 127.0.0.1; the package's service is not used)
+if ! command -v skopeo >/dev/null || [ ! -x /usr/bin/docker-registry ]; then
+  echo "==> docker-registry and skopeo (release test)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry skopeo >&2 \
+    || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry skopeo >&2; }
+fi
 # The e2e run keeps every PVC member's data (64 MiB WAL segments) until it ends: about 9 GiB on its own. A full disk
 # shows up only as "No space left on device" deep in a 50-minute run, so say so at the start.
 free_gib=$(df -P -BG . | awk 'NR==2 { sub("G", "", $4); print $4 }')
