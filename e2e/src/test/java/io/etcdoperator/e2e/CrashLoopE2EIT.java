@@ -171,8 +171,8 @@ class CrashLoopE2EIT {
     assertThat(after.pvcUids()).as("PVCs, by UID: none deleted or made anew").isEqualTo(before.pvcUids());
     System.out.printf("events: %s%n", reasons(env, ns).stream()
         .collect(Collectors.groupingBy(r -> r, TreeMap::new, Collectors.counting())));
-    assertThat(reasons(env, ns)).as("events").doesNotContain("DataLost", "MemberLost", "MemberReplacing",
-        "QuorumRecovery", "PodFailed");
+    assertThat(reasons(env, ns)).as("events").contains("MemberCrashLooping")
+        .doesNotContain("DataLost", "MemberLost", "MemberReplacing", "QuorumRecovery", "PodFailed");
   }
 
   private static String memoryLimit(String amount) {

@@ -201,8 +201,10 @@ public class StepExecutor {
       case Step.Defragment s -> maintenance.defragment(cluster, s, observation);
       case Step.FinishDefrag s -> maintenance.finish(cluster, s);
       case Step.DisarmSpaceAlarms s -> maintenance.disarm(cluster, s, etcd.orElseThrow());
-      // the data itself fills the quota, or a person's recovery request was refused: only a person can act, so warn
-      case Step.Wait w when w.reason() == Reason.SPACE_QUOTA_FULL || w.reason() == Reason.QUORUM_RECOVERY_REFUSED ->
+      // the data itself fills the quota, a person's recovery request was refused, a member crash-loops on the spec:
+      // only a person can act, so warn (once, when the reason first shows)
+      case Step.Wait w when w.reason() == Reason.SPACE_QUOTA_FULL || w.reason() == Reason.QUORUM_RECOVERY_REFUSED
+          || w.reason() == Reason.MEMBER_CRASH_LOOPING ->
           Outcome.problem(w.reason(), w.detail(), w.recheck());
       case Step.Wait w -> Outcome.of(w.reason(), w.detail(), w.recheck());
       case Step.Converged c -> Outcome.of(c.reason(), c.reason().description(), STEADY);

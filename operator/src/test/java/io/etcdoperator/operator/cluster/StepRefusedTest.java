@@ -6,10 +6,29 @@ import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.reason.Reason;
 import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** A step etcd refused is reported under a reason that says what was refused, not always a membership change. */
+/**
+ * A step etcd refused is reported under a reason that says what was refused, not always a membership change; a wait
+ * only a person can end is a warning (an event when it first shows).
+ */
 class StepRefusedTest {
+
+  @Test
+  void waitsOnlyAPersonCanEndAreWarnings() {
+    var executor = new StepExecutor(null, null, null, null, null, LeaseCheck.NONE);
+    var nothing = new ClusterObserver.Observation(null, List.of(), Optional.empty());
+    for (Reason personal : List.of(Reason.MEMBER_CRASH_LOOPING, Reason.SPACE_QUOTA_FULL,
+        Reason.QUORUM_RECOVERY_REFUSED)) {
+      assertThat(executor.execute(new Step.Wait(personal, "why", Duration.ofSeconds(30)), null, nothing,
+          Optional.empty()).warning()).as(personal.reason()).isTrue();
+    }
+    assertThat(executor.execute(new Step.Wait(Reason.MEMBERS_NOT_READY, "why", Duration.ofSeconds(1)), null, nothing,
+        Optional.empty()).warning()).as("a wait that ends on its own").isFalse();
+  }
 
   @Test
   void membershipStepsAreMembershipChangesAndOtherCallsAreNot() {
