@@ -201,12 +201,7 @@ public class StepExecutor {
       case Step.Defragment s -> maintenance.defragment(cluster, s, observation);
       case Step.FinishDefrag s -> maintenance.finish(cluster, s);
       case Step.DisarmSpaceAlarms s -> maintenance.disarm(cluster, s, etcd.orElseThrow());
-      // the data itself fills the quota, a person's recovery request was refused, a member crash-loops on the spec:
-      // only a person can act, so warn (once, when the reason first shows)
-      case Step.Wait w when w.reason() == Reason.SPACE_QUOTA_FULL || w.reason() == Reason.QUORUM_RECOVERY_REFUSED
-          || w.reason() == Reason.MEMBER_CRASH_LOOPING ->
-          Outcome.problem(w.reason(), w.detail(), w.recheck());
-      case Step.Wait w -> Outcome.of(w.reason(), w.detail(), w.recheck());
+      case Step.Wait w -> waiting(w);
       case Step.Converged c -> Outcome.of(c.reason(), c.reason().description(), STEADY);
     };
   }
@@ -277,6 +272,17 @@ public class StepExecutor {
     observation.cluster().seed().filter(seed -> seed.memberId().isEmpty())
         .ifPresent(seed -> reached.membership().entryOf(seed.name(), seed.peerUrl())
             .ifPresent(entry -> members.recordMemberId(cluster, seed.name(), entry.id().hex())));
+  }
+
+  /**
+   * The data itself fills the quota, a person's recovery request was refused, a member crash-loops on the spec: only
+   * a person can end these waits, so they are warnings (an event when the reason first shows).
+   */
+  private static Outcome waiting(Step.Wait w) {
+    boolean personal = w.reason() == Reason.SPACE_QUOTA_FULL || w.reason() == Reason.QUORUM_RECOVERY_REFUSED
+        || w.reason() == Reason.MEMBER_CRASH_LOOPING;
+    return personal ? Outcome.problem(w.reason(), w.detail(), w.recheck()) : Outcome.of(w.reason(), w.detail(),
+        w.recheck());
   }
 
   /** The reason of a step etcd refused: a membership change's, or any other call's (a leader move, a defragment). */
