@@ -8,7 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** One bounded GET of the operator's metrics or health endpoint, wherever the operator runs. */
+/** One bounded GET of an HTTP endpoint the test reaches: the operator's metrics or health, Prometheus' API. */
 final class OperatorHttp {
 
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();

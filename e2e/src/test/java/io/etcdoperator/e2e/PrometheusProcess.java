@@ -8,8 +8,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +26,6 @@ final class PrometheusProcess implements AutoCloseable {
 
   static final Path BINARY = Path.of("/usr/bin/prometheus");
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final Process process;
   private final URI base;
@@ -115,15 +112,7 @@ final class PrometheusProcess implements AutoCloseable {
   }
 
   private HttpResponse<String> get(String pathAndQuery) {
-    try {
-      return HTTP.send(HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(Duration.ofSeconds(5)).build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return OperatorHttp.get(base.resolve(pathAndQuery));
   }
 
   /** SIGTERM to this process (by its own handle), then SIGKILL if it has not ended within 20 s. */
