@@ -7,7 +7,6 @@ import static io.etcdoperator.e2e.MemberFacts.reasons;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,7 +124,8 @@ class CrashLoopE2EIT {
     Map<String, String> others = new TreeMap<>(before.podUids());
     others.remove(looping);
     assertThat(uids).as("the other members' Pods: the roll stopped").isEqualTo(others);
-    assertThat(etcdMemberIds(ns)).as("etcd's members while " + looping + " crash-loops").isEqualTo(before.etcdIds());
+    assertThat(MemberFacts.etcdMemberIds(env, ns, CLUSTER)).as("etcd's members while " + looping + " crash-loops")
+        .isEqualTo(before.etcdIds());
     assertThat(memberIds(env, ns, CLUSTER)).as("EtcdMembers while crash-looping").isEqualTo(before.memberIds());
   }
 
@@ -186,29 +186,14 @@ class CrashLoopE2EIT {
   }
 
   private static Optional<ContainerStatus> oomKilled(Pod pod) {
-    return etcdStatus(pod).filter(c -> c.getLastState() != null && c.getLastState().getTerminated() != null
+    return MemberFacts.etcdContainer(pod).filter(c -> c.getLastState() != null
+        && c.getLastState().getTerminated() != null
         && "OOMKilled".equals(c.getLastState().getTerminated().getReason()));
   }
 
   private static int restarts(String ns, String member) {
     return Optional.ofNullable(env.client().pods().inNamespace(ns).withName(member).get())
-        .flatMap(CrashLoopE2EIT::etcdStatus).map(ContainerStatus::getRestartCount).orElse(0);
-  }
-
-  private static Optional<ContainerStatus> etcdStatus(Pod pod) {
-    return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? Optional.empty()
-        : pod.getStatus().getContainerStatuses().stream().filter(c -> "etcd".equals(c.getName())).findFirst();
-  }
-
-  /** etcd's own member list (name to hex id), asked through the members whose Pods are Ready. */
-  private static Map<String, String> etcdMemberIds(String ns) {
-    String endpoints = env.memberPods(ns, CLUSTER).stream().filter(MemberFacts::podReady)
-        .map(p -> "http://" + p.getStatus().getPodIP() + ":2379").collect(Collectors.joining(","));
-    Map<String, String> ids = new TreeMap<>();
-    // simple format: "<hex id>, started, <name>, <peer urls>, <client urls>, <is learner>"
-    env.etcdctl(endpoints, "member", "list").lines().filter(l -> !l.isBlank()).map(l -> l.split(",\\s*"))
-        .forEach(f -> ids.put(f[2], f[0]));
-    return ids;
+        .flatMap(MemberFacts::etcdContainer).map(ContainerStatus::getRestartCount).orElse(0);
   }
 
   /** What must not change: EtcdMembers and ids, etcd's member list, the cluster id, the PVCs; and the Pods then. */
@@ -216,15 +201,9 @@ class CrashLoopE2EIT {
       Map<String, String> pvcUids, Map<String, String> podUids) {
 
     static Snapshot of(String ns) {
-      Map<String, String> pvcs = env.client().persistentVolumeClaims().inNamespace(ns).list().getItems().stream()
-          .collect(Collectors.toMap(p -> p.getMetadata().getName(), CrashLoopE2EIT::uid, (a, b) -> a, TreeMap::new));
       Object clusterId = E2eEnvironment.status(env.cluster(ns, CLUSTER)).get("clusterID");
-      return new Snapshot(MemberFacts.memberIds(env, ns, CLUSTER), etcdMemberIds(ns), clusterId, pvcs,
-          MemberFacts.podUids(env, ns, CLUSTER));
+      return new Snapshot(MemberFacts.memberIds(env, ns, CLUSTER), MemberFacts.etcdMemberIds(env, ns, CLUSTER),
+          clusterId, MemberFacts.pvcUids(env, ns), MemberFacts.podUids(env, ns, CLUSTER));
     }
-  }
-
-  private static String uid(PersistentVolumeClaim pvc) {
-    return pvc.getMetadata().getUid();
   }
 }

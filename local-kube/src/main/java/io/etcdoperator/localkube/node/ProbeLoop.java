@@ -45,6 +45,7 @@ final class ProbeLoop implements Runnable {
                     Thread.sleep(Duration.ofMillis(200));
                     continue;
                 }
+                long attempt = System.nanoTime();
                 boolean ok = ProbeAction.run(probe, slot.spec, podIp, exec);
                 if (Thread.currentThread().isInterrupted() || !instance.alive()) {
                     return;
@@ -60,7 +61,9 @@ final class ProbeLoop implements Runnable {
                         return;
                     }
                 }
-                Thread.sleep(period);
+                // the kubelet probes on a ticker: a probe that waited out its timeout does not stretch the period
+                Duration spent = Duration.ofNanos(System.nanoTime() - attempt);
+                Thread.sleep(spent.compareTo(period) < 0 ? period.minus(spent) : Duration.ZERO);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
