@@ -66,10 +66,14 @@ if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 fi
 
 host=${REGISTRY%%/*}
-case "${host%:*}" in
-  127.*|localhost|'[::1]') PLAIN_HTTP=true ;;
-  *) PLAIN_HTTP=false ;;
-esac
+PLAIN_HTTP=false
+if [[ ${host%:*} =~ ^127\.[0-9]+\.[0-9]+\.[0-9]+$ || ${host%:*} == localhost || ${host%:*} == '[::1]' ]]; then
+  PLAIN_HTTP=true
+fi
+# a published release is built from a clean checkout: the test-only flags are for a registry on this machine
+if [ "$PLAIN_HTTP" = false ] && { [ "$ALLOW_DIRTY" = true ] || [ -z "$REBUILD" ]; }; then
+  die "--allow-dirty and --no-rebuild are for a loopback registry only, not $host"
+fi
 IMAGE=$REGISTRY/etcd-operator
 CHART_REPO=oci://$REGISTRY/charts
 started=$SECONDS
@@ -78,8 +82,8 @@ source hack/jdk.sh
 command -v skopeo >/dev/null || die "skopeo is missing: apt-get install skopeo"
 HELM=$(hack/helm.sh --path)
 # only what an earlier run of this script wrote: --out may name a directory holding other files
-rm -rf "$OUT/image" "$OUT/chart-src" "$OUT/sbom-oci" "$OUT"/*.tgz "$OUT"/*.cdx.json "$OUT/install.yaml" \
-  "$OUT/release.txt"
+rm -rf "$OUT/image" "$OUT/chart-src" "$OUT/sbom-oci" "$OUT/etcd-operator-$VERSION.tgz" \
+  "$OUT/etcd-operator-$VERSION.cdx.json" "$OUT/install.yaml" "$OUT/release.txt"
 
 say "chart $VERSION"
 mkdir -p "$OUT/chart-src"
@@ -126,6 +130,9 @@ plain=()
 if [ "$PLAIN_HTTP" = true ]; then
   tls=(--dest-tls-verify=false)
   plain=(--plain-http)
+fi
+if [ "$PLAIN_HTTP" = false ] && skopeo inspect --raw "docker://$IMAGE:$VERSION" >/dev/null 2>&1; then
+  die "$IMAGE:$VERSION is already published: a release is never pushed over (choose a new VERSION)"
 fi
 say "pushing $IMAGE:$VERSION"
 # --preserve-digests: the registry holds the manifest hack/image.sh built (same commit, same digest)

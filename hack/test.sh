@@ -34,6 +34,8 @@ if ! command -v skopeo >/dev/null || [ ! -x /usr/bin/docker-registry ]; then
   echo "==> docker-registry and skopeo (release test)" >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry skopeo >&2 \
     || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry skopeo >&2; }
+  # the package starts an unauthenticated registry on :5000 of every interface where systemd runs: not wanted here
+  systemctl disable --now docker-registry >/dev/null 2>&1 || true
 fi
 # The e2e run keeps every PVC member's data (64 MiB WAL segments) until it ends: about 9 GiB on its own. A full disk
 # shows up only as "No space left on device" deep in a 50-minute run, so say so at the start.

@@ -109,16 +109,7 @@ public class StepExecutor {
       Optional<MemberMaterial> material) {
     Optional<EtcdAdmin> etcd = observation.etcd();
     return switch (step) {
-      case Step.CreateSeed s -> {
-        EtcdMember seed = members.create(cluster, true, material);
-        lease.ensureHeld(); // each later write: a crash or a lost Lease here is resumed by CompleteSeed
-        members.patchStatus(seed, Map.of("isVoter", true));
-        // its name came from the API server; it may start at once (should this fail, the planner asks CompleteSeed)
-        String initialCluster = InitialCluster.seed(name(seed), Names.peerUrl(seed));
-        members.writeInitialCluster(cluster, name(seed), initialCluster);
-        yield changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed)
-            + "; initial cluster " + initialCluster);
-      }
+      case Step.CreateSeed s -> createSeed(cluster, s, material);
       case Step.CompleteSeed s -> {
         members.writeInitialCluster(cluster, s.member(), s.initialCluster());
         yield changed(cluster, s.reason(), "seed " + s.member() + " may start: initial cluster " + s.initialCluster());
@@ -206,6 +197,19 @@ public class StepExecutor {
     };
   }
 
+  /** Each later write checks the Lease: a crash or a lost Lease between them is resumed by CompleteSeed. */
+  private Outcome createSeed(EtcdCluster cluster, Step.CreateSeed s, Optional<MemberMaterial> material) {
+    EtcdMember seed = members.create(cluster, true, material);
+    lease.ensureHeld();
+    members.patchStatus(seed, Map.of("isVoter", true));
+    // its name came from the API server; it may start at once (should this fail, the planner asks CompleteSeed)
+    String initialCluster = InitialCluster.seed(name(seed), Names.peerUrl(seed));
+    lease.ensureHeld();
+    members.writeInitialCluster(cluster, name(seed), initialCluster);
+    return changed(cluster, s.reason(), "bootstrapping single-member cluster from seed " + name(seed)
+        + "; initial cluster " + initialCluster);
+  }
+
   /** The EtcdMember takes the latched target (optimistic update), then its Pod goes; the member controller rebuilds it. */
   private Outcome restart(EtcdCluster cluster, Step.RestartMember s, ClusterObserver.Observation observation) {
     EtcdMember member = observation.member(s.member()).orElseThrow();
@@ -236,6 +240,7 @@ public class StepExecutor {
       return Outcome.problem(Reason.VOLUME_EXPANSION_UNSUPPORTED, "cannot grow " + Names.dataPvc(s.member())
           + " to " + size + ": " + e.getStatus().getMessage(), Duration.ofMinutes(5));
     }
+    lease.ensureHeld();
     observation.member(s.member()).ifPresent(m -> retarget(cluster, m));
     return changed(cluster, s.reason(), "growing the volume of member " + s.member() + " to " + size);
   }

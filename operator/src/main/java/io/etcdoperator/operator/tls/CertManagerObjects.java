@@ -4,6 +4,7 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.resources.Owners;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -32,7 +33,7 @@ public final class CertManagerObjects {
   private final EventRecorder events;
   private final String clusterDomain;
   private final Clock clock;
-  /** namespace/name → when the Certificate was last seen to exist. */
+  /** cluster uid/Certificate name → when the cluster's own Certificate was last seen to exist. */
   private final Map<String, Instant> seen = new ConcurrentHashMap<>();
 
   public CertManagerObjects(KubernetesClient client, EventRecorder events, String clusterDomain, Clock clock) {
@@ -47,14 +48,18 @@ public final class CertManagerObjects {
     seen.values().removeIf(at -> at.plus(RECHECK).isBefore(now));
     for (GenericKubernetesResource certificate : CertManagerCertificates.forCluster(cluster, clusterDomain)) {
       String namespace = cluster.getMetadata().getNamespace();
-      String key = namespace + "/" + certificate.getMetadata().getName();
+      // by the cluster's uid: a cluster made again under the same name must not trust its predecessor's
+      String key = cluster.getMetadata().getUid() + "/" + certificate.getMetadata().getName();
       if (seen.containsKey(key)) {
         continue;
       }
       var resource = client.genericKubernetesResources(CERTIFICATES).inNamespace(namespace)
           .withName(certificate.getMetadata().getName());
-      if (CachePass.sending(resource::get) != null) {
-        seen.put(key, now);
+      GenericKubernetesResource existing = CachePass.sending(resource::get);
+      if (existing != null) {
+        if (Owners.controlledBy(existing, cluster.getMetadata().getUid())) {
+          seen.put(key, now); // one the garbage collector is about to take is looked for again next pass
+        }
         continue;
       }
       try {

@@ -82,6 +82,8 @@ class ClusterReconcileMockTest {
   private boolean cordoned;
   /** Another replica holds the leader Lease: the executor must stop before a step's next write. */
   private volatile boolean leaseLost;
+  /** Lease checks that pass before the Lease is lost (a cut further into a step). */
+  private volatile int leaseChecksLeft = Integer.MAX_VALUE;
 
   @BeforeEach
   void setUp() throws IOException {
@@ -109,7 +111,7 @@ class ClusterReconcileMockTest {
     var config = new OperatorConfig(new InetSocketAddress(0), new InetSocketAddress(0), false, NS, "test",
         "cluster.local", Optional.empty(), OperatorConfig.DEFAULT_ETCD_REPOSITORY, List.of());
     LeaseCheck lease = () -> {
-      if (leaseLost) {
+      if (leaseLost || leaseChecksLeft-- <= 0) {
         throw new LeaseCheck.LeaseLost("the leader Lease is held by another replica");
       }
     };
@@ -407,6 +409,23 @@ class ClusterReconcileMockTest {
     converge("cut", 25);
     assertThat(ready("cut")).isEqualTo(3);
     assertThat(members("cut")).hasSize(3);
+    assertThat(etcd.members).hasSize(3).noneMatch(m -> m.learner());
+  }
+
+  @Test
+  void aSeedCutByALostLeaseAfterItsVoterMarkIsCompletedByTheNextLeader() {
+    create("cut2", 3, "");
+    leaseChecksLeft = 1;
+    for (int i = 0; i < 3 && members("cut2").isEmpty(); i++) {
+      clusterPass.reconcile(NS, "cut2");
+    }
+    assertThat(members("cut2")).hasSize(1);
+    EtcdMember seed = members("cut2").getFirst();
+    assertThat(seed.getStatus().getIsVoter()).as("the second write").isTrue();
+    assertThat(seed.getSpec().getInitialCluster()).as("cut before the third").isNullOrEmpty();
+    leaseChecksLeft = Integer.MAX_VALUE;
+    converge("cut2", 25);
+    assertThat(ready("cut2")).isEqualTo(3);
     assertThat(etcd.members).hasSize(3).noneMatch(m -> m.learner());
   }
 

@@ -55,4 +55,20 @@ class CertManagerObjectsTest {
           .isEqualTo(created + certificates);
     }
   }
+
+  @Test
+  void aPredecessorsCertificateIsNotTrustedByAClusterMadeAgainUnderItsName() {
+    EtcdCluster old = TlsClusters.certManager("server-ca", null, null, "Issuer");
+    old.getMetadata().setNamespace("again");
+    EtcdCluster again = TlsClusters.certManager("server-ca", null, null, "Issuer");
+    again.getMetadata().setNamespace("again");
+    again.getMetadata().setUid("11111111-2222-3333-4444-555555555555");
+    var objects = new CertManagerObjects(client, new EventRecorder(client, "test", clock), "cluster.local", clock);
+    objects.ensure(old); // the predecessor's Certificate, which the garbage collector has not taken yet
+    int before = server.getRequestCount();
+    objects.ensure(again);
+    objects.ensure(again);
+    assertThat(server.getRequestCount() - before).as("looked for every pass while it is not the cluster's own")
+        .isEqualTo(2 * CertManagerCertificates.forCluster(again, "cluster.local").size());
+  }
 }
