@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.reads;
 
+import io.etcdoperator.operator.resources.Owners;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -7,10 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Secrets passes read (TLS material, root passwords). The operator may not list or watch Secrets, so a pass on the
@@ -24,54 +22,39 @@ public final class SecretReads {
   /** The period of a user's Secret (or a missing one): a rotated password or certificate is seen within a minute. */
   public static final Duration USER_REREAD = Duration.ofMinutes(1);
 
-  private static final String GROUP = "etcd-operator.cozystack.io/";
-
-  private record Read(Optional<Secret> secret, Instant at) {
-  }
-
   private final KubernetesClient client;
   private final Clock clock;
-  private final Map<String, Read> reads = new ConcurrentHashMap<>();
-  private volatile Instant lastSweep;
+  private final RecentReads<Optional<Secret>> reads = new RecentReads<>(REREAD);
 
   public SecretReads(KubernetesClient client, Clock clock) {
     this.client = client;
     this.clock = clock;
-    this.lastSweep = clock.instant();
   }
 
   /** The Secret, or empty when it does not exist (also remembered: a missing Secret stays missing in cache passes). */
   public Optional<Secret> get(String namespace, String name) {
     String key = namespace + "/" + name;
     Instant now = clock.instant();
-    Read read = reads.get(key);
-    if (CachePass.running() && read != null && !read.at().plus(period(read)).isBefore(now)) {
-      return read.secret().map(SecretReads::copy);
+    if (CachePass.running()) {
+      Optional<Optional<Secret>> read = reads.fresh(key, now, SecretReads::period);
+      if (read.isPresent()) {
+        return read.get().map(SecretReads::copy);
+      }
     }
     Optional<Secret> secret = CachePass.sending(
         () -> Optional.ofNullable(client.secrets().inNamespace(namespace).withName(name).get()));
-    reads.put(key, new Read(secret.map(SecretReads::copy), now));
-    sweep(now);
+    reads.put(key, secret.map(SecretReads::copy), now);
     return secret;
   }
 
-  private static Duration period(Read read) {
-    return read.secret().map(Secret::getMetadata).map(ObjectMeta::getOwnerReferences).orElse(List.of()).stream()
-        .anyMatch(r -> Boolean.TRUE.equals(r.getController()) && "EtcdCluster".equals(r.getKind())
-            && r.getApiVersion() != null && r.getApiVersion().startsWith(GROUP)) ? REREAD : USER_REREAD;
+  /** The operator's own Secrets (an EtcdCluster controls them) every 5 minutes; a user's, or a missing one, every 1. */
+  private static Duration period(Optional<Secret> secret) {
+    return secret.filter(Owners::controlledByACluster).isPresent() ? REREAD : USER_REREAD;
   }
 
-  /** How many Secrets are remembered (entries older than {@link #REREAD} are dropped at the next sweep). */
+  /** How many Secrets are remembered (reads older than {@link #REREAD} are dropped at the next sweep). */
   public int remembered() {
     return reads.size();
-  }
-
-  private void sweep(Instant now) {
-    if (lastSweep.plus(REREAD).isAfter(now)) {
-      return;
-    }
-    lastSweep = now;
-    reads.entrySet().removeIf(e -> e.getValue().at().plus(REREAD).isBefore(now));
   }
 
   /** What a pass reads of a Secret: its identity, version, owners, type and data; no managed fields. */

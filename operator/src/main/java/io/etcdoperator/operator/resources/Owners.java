@@ -1,9 +1,11 @@
 package io.etcdoperator.operator.resources;
 
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.util.List;
+import java.util.Optional;
 
 /** Controller owner references, so garbage collection cascades cluster → member → Pod/PVC. */
 public final class Owners {
@@ -23,8 +25,18 @@ public final class Owners {
 
   /** Whether {@code object} is controlled by the owner with this UID (a stale incarnation is not). */
   public static boolean controlledBy(HasMetadata object, String ownerUid) {
-    List<OwnerReference> refs = object.getMetadata().getOwnerReferences();
-    return refs != null && refs.stream()
-        .anyMatch(r -> Boolean.TRUE.equals(r.getController()) && ownerUid != null && ownerUid.equals(r.getUid()));
+    return controllerRef(object).filter(r -> ownerUid != null && ownerUid.equals(r.getUid())).isPresent();
+  }
+
+  /** Whether some EtcdCluster controls {@code object}: the operator made it (a Secret of its own, say). */
+  public static boolean controlledByACluster(HasMetadata object) {
+    return controllerRef(object).filter(r -> "EtcdCluster".equals(r.getKind()) && r.getApiVersion() != null
+        && r.getApiVersion().startsWith(EtcdOperatorApi.GROUP + "/")).isPresent();
+  }
+
+  private static Optional<OwnerReference> controllerRef(HasMetadata object) {
+    List<OwnerReference> refs = object.getMetadata() == null ? null : object.getMetadata().getOwnerReferences();
+    return refs == null ? Optional.empty() : refs.stream().filter(r -> Boolean.TRUE.equals(r.getController()))
+        .findFirst();
   }
 }

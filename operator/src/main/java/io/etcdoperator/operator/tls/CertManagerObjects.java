@@ -3,6 +3,7 @@ package io.etcdoperator.operator.tls;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reads.CachePass;
+import io.etcdoperator.operator.reads.RecentReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.Owners;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -12,8 +13,6 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Creates a cluster's cert-manager Certificates once. They are never patched: cert-manager owns them after
@@ -33,8 +32,8 @@ public final class CertManagerObjects {
   private final EventRecorder events;
   private final String clusterDomain;
   private final Clock clock;
-  /** cluster uid/Certificate name → when the cluster's own Certificate was last seen to exist. */
-  private final Map<String, Instant> seen = new ConcurrentHashMap<>();
+  /** cluster uid/Certificate name → the cluster's own Certificate, seen to exist. */
+  private final RecentReads<String> seen = new RecentReads<>(RECHECK);
 
   public CertManagerObjects(KubernetesClient client, EventRecorder events, String clusterDomain, Clock clock) {
     this.client = client;
@@ -45,20 +44,20 @@ public final class CertManagerObjects {
 
   public void ensure(EtcdCluster cluster) {
     Instant now = clock.instant();
-    seen.values().removeIf(at -> at.plus(RECHECK).isBefore(now));
     for (GenericKubernetesResource certificate : CertManagerCertificates.forCluster(cluster, clusterDomain)) {
       String namespace = cluster.getMetadata().getNamespace();
       // by the cluster's uid: a cluster made again under the same name must not trust its predecessor's
       String key = cluster.getMetadata().getUid() + "/" + certificate.getMetadata().getName();
-      if (seen.containsKey(key)) {
+      if (seen.fresh(key, now, name -> RECHECK).isPresent()) {
         continue;
       }
       var resource = client.genericKubernetesResources(CERTIFICATES).inNamespace(namespace)
           .withName(certificate.getMetadata().getName());
       GenericKubernetesResource existing = CachePass.sending(resource::get);
       if (existing != null) {
+        // a predecessor's, which the garbage collector is about to take, is looked for again next pass
         if (Owners.controlledBy(existing, cluster.getMetadata().getUid())) {
-          seen.put(key, now); // one the garbage collector is about to take is looked for again next pass
+          seen.put(key, certificate.getMetadata().getName(), now);
         }
         continue;
       }
@@ -66,7 +65,7 @@ public final class CertManagerObjects {
         client.genericKubernetesResources(CERTIFICATES).inNamespace(cluster.getMetadata().getNamespace())
             .resource(certificate).create();
         events.normal(cluster, Reason.CERTIFICATE_CREATED, "created Certificate " + certificate.getMetadata().getName());
-        seen.put(key, now);
+        seen.put(key, certificate.getMetadata().getName(), now);
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
           throw e;
