@@ -7,7 +7,7 @@
  * with a termination message the operator reads as DataLost. It is static (etcd images have no libc or shell).
  *
  *   etcd-guard install DIR                          copy this binary to DIR/etcd-guard (the Pod's init container)
- *   etcd-guard [--expect-data] --state-dir=DIR [--recovery-file=FILE] -- ETCD ARGS...
+ *   etcd-guard [--expect-data] --state-dir=DIR [--recovery-file=FILE] [--force-flag=FLAG]... -- ETCD ARGS...
  *
  * --expect-data:   the operator knows the member has run (it is a voter), so its data must be there.
  * --state-dir:     an emptyDir of the Pod; a file there records that etcd of this Pod has written a WAL.
@@ -16,6 +16,8 @@
  *                  Only while etcd reports no leader on its metrics listener (--listen-metrics-urls, for
  *                  LEADERLESS_POLLS polls in a row): a healthy member is never made a one-member cluster, whoever
  *                  wrote the annotation. Without a metrics listener the request is honoured as before.
+ * --force-flag:    an etcd flag added to that one start beside --force-new-cluster (the operator passes the ones that
+ *                  make joiners copy the survivor's whole database: docs/operations.md, "Quorum loss").
  * Identity: DATA/member/etcd-operator-identity names the member and cluster token that own the directory.
  */
 #define _GNU_SOURCE
@@ -41,8 +43,11 @@
 #define FORCE_ANNOTATION "etcd-operator.cozystack.io/force-new-cluster"
 #define STOP_SECONDS 60
 #define LEADERLESS_POLLS 5
+#define MAX_FORCE_FLAGS 4
 
 static pid_t child;
+static const char *force_flags[MAX_FORCE_FLAGS];
+static int force_flag_count;
 static volatile sig_atomic_t terminating;
 
 static void say(const char *fmt, ...) {
@@ -257,13 +262,16 @@ static pid_t start(char **etcd, int force) {
   while (etcd[n] != NULL) {
     n++;
   }
-  char **argv = calloc(n + 2, sizeof *argv);
+  char **argv = calloc(n + 2 + MAX_FORCE_FLAGS, sizeof *argv);
   if (argv == NULL) {
     return -1;
   }
   memcpy(argv, etcd, n * sizeof *argv);
   if (force) {
-    argv[n] = "--force-new-cluster";
+    argv[n++] = "--force-new-cluster";
+    for (int i = 0; i < force_flag_count; i++) {
+      argv[n++] = (char *)force_flags[i];
+    }
   }
   pid_t pid = fork();
   if (pid == 0) {
@@ -434,14 +442,16 @@ int main(int argc, char **argv) {
       state_dir = argv[i] + 12;
     } else if (strncmp(argv[i], "--recovery-file=", 16) == 0) {
       recovery_file = argv[i] + 16;
+    } else if (strncmp(argv[i], "--force-flag=", 13) == 0 && force_flag_count < MAX_FORCE_FLAGS) {
+      force_flags[force_flag_count++] = argv[i] + 13;
     } else {
       say("unknown option %s", argv[i]);
       return 2;
     }
   }
   if (i + 1 >= argc) {
-    say("usage: etcd-guard install DIR | etcd-guard [--expect-data] --state-dir=DIR [--recovery-file=FILE] -- "
-        "ETCD ARGS...");
+    say("usage: etcd-guard install DIR | etcd-guard [--expect-data] --state-dir=DIR [--recovery-file=FILE] "
+        "[--force-flag=FLAG]... -- ETCD ARGS...");
     return 2;
   }
   char **etcd = argv + i + 1;

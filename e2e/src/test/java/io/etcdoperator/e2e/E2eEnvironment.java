@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -56,6 +58,8 @@ public final class E2eEnvironment implements AutoCloseable {
   private ApiExtensionsServer celServer;
   private final boolean image;
   private final Path work;
+  /** Namespaces made since the last {@link #deleteNamespaces}: a finished class's clusters stop taking CPU. */
+  private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
   private OperatorPod pod;
   private OperatorProcess operator;
   private int operatorStarts;
@@ -354,7 +358,18 @@ public final class E2eEnvironment implements AutoCloseable {
   public String namespace(String name) {
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
         .create();
+    namespaces.add(name);
     return name;
+  }
+
+  /**
+   * Deletes the namespaces made since the last call, without waiting: the clusters a finished test class left would
+   * otherwise run to the end of the run, and their etcd and the operator's passes over them slow every later class.
+   */
+  public void deleteNamespaces() {
+    List<String> done = List.copyOf(namespaces);
+    namespaces.removeAll(done);
+    done.forEach(n -> client.namespaces().withName(n).delete());
   }
 
   public GenericKubernetesResource createCluster(String namespace, String name, Map<String, Object> spec) {
@@ -404,11 +419,28 @@ public final class E2eEnvironment implements AutoCloseable {
   /** READY=n, looked at every {@code poll} (benchmarks look every 20 ms, as the floor does). */
   public Duration awaitReady(String namespace, String name, int n, Duration timeout, Duration poll) {
     Instant started = Instant.now();
-    Await.until(namespace + "/" + name + " READY=" + n, timeout, poll, () -> {
-      Map<String, Object> status = status(cluster(namespace, name));
-      return Integer.valueOf(n).equals(status.get("readyMembers")) && memberPods(namespace, name).size() == n;
-    });
+    try {
+      Await.until(namespace + "/" + name + " READY=" + n, timeout, poll, () -> {
+        Map<String, Object> status = status(cluster(namespace, name));
+        return Integer.valueOf(n).equals(status.get("readyMembers")) && memberPods(namespace, name).size() == n;
+      });
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; " + describe(namespace, name), e); // CI shows only this line
+    }
     return Duration.between(started, Instant.now());
+  }
+
+  /** The cluster's conditions and its member Pods' states, for a failure message. */
+  public String describe(String namespace, String name) {
+    try {
+      Object conditions = status(cluster(namespace, name)).get("conditions");
+      String pods = memberPods(namespace, name).stream().map(p -> p.getMetadata().getName() + ":"
+          + p.getStatus().getPhase() + "/restarts=" + p.getStatus().getContainerStatuses().stream()
+              .mapToInt(c -> c.getRestartCount()).sum()).toList().toString();
+      return "conditions " + conditions + ", pods " + pods;
+    } catch (RuntimeException e) {
+      return "state unknown: " + e;
+    }
   }
 
   /**

@@ -102,11 +102,11 @@ class EtcdGuardIT {
     Path data = dir.resolve("data");
     Path annotations = dir.resolve("annotations"); // what the downward API shows of the Pod's annotations
     Files.writeString(annotations, "kubectl.kubernetes.io/restartedAt=\"x\"\n");
-    List<String> options = List.of("--recovery-file=" + annotations);
+    List<String> options = List.of("--recovery-file=" + annotations, "--force-flag=--snapshot-count=1");
     Process guard = guard(options, "m1", data);
     Await.until("the guard to record the member's WAL", START, () -> Files.exists(dir.resolve("state/m1.started")));
     ProcessHandle first = guard.descendants().findFirst().orElseThrow();
-    assertThat(arguments(first)).doesNotContain("--force-new-cluster");
+    assertThat(arguments(first)).doesNotContain("--force-new-cluster", "--snapshot-count=1");
 
     Files.writeString(annotations, "etcd-operator.cozystack.io/force-new-cluster=\"t1\"\n"
         + "kubectl.kubernetes.io/restartedAt=\"x\"\n");
@@ -114,13 +114,16 @@ class EtcdGuardIT {
         .anyMatch(p -> p.pid() != first.pid() && arguments(p).contains("--force-new-cluster")));
     assertThat(first.isAlive()).isFalse();
     assertThat(guard.isAlive()).isTrue();
+    assertThat(guard.descendants().map(EtcdGuardIT::arguments).filter(a -> a.contains("--force-new-cluster")))
+        .singleElement().satisfies(a -> assertThat(a).endsWith("--force-new-cluster", "--snapshot-count=1"));
     assertThat(Files.readString(dir.resolve("state/m1.force-new-cluster"))).isEqualTo("t1");
 
     guard.destroy(); // a container restart while the annotation is still there must not force the cluster again
     assertThat(guard.waitFor(30, TimeUnit.SECONDS)).isTrue();
     Process again = guard(options, "m1", data);
     Await.until("etcd started again", START, () -> again.descendants().findFirst().isPresent());
-    assertThat(arguments(again.descendants().findFirst().orElseThrow())).doesNotContain("--force-new-cluster");
+    assertThat(arguments(again.descendants().findFirst().orElseThrow()))
+        .doesNotContain("--force-new-cluster", "--snapshot-count=1");
   }
 
   /** Whoever wrote the annotation, a member whose etcd has a leader is never made a one-member cluster. */

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,10 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A 3-member PVC cluster loses two members whose state cannot be proven (their network is cut). The operator reports
- * QuorumLost and does nothing on its own; once a person names the survivor with force-new-cluster-from, the cluster restarts from
- * that member's data, the two dropped members are discarded and two new ones join as learners. Every key written
- * before the loss is read back; the survivor keeps its member id.
+ * A 3-member PVC cluster loses two members whose state cannot be proven (their network is cut), and the survivor is
+ * killed without a clean stop. The operator reports QuorumLost and does nothing on its own; once a person names the
+ * survivor with force-new-cluster-from, the cluster restarts from that member's data, the two dropped members are
+ * discarded and two new ones join as learners. Every key written before the loss is read back, from every member;
+ * the survivor keeps its member id.
  */
 @ExtendWith(LocalKubernetesExtension.class)
 class QuorumLossE2EIT {
@@ -36,8 +41,12 @@ class QuorumLossE2EIT {
     Pod survivor = pods.get(0);
     // A person names a member that has every acknowledged write (see the helper).
     awaitEveryAcknowledgedKeyApplied(env, survivor);
+    commitDatabase(env, survivor);
     String survivorId = memberId(env, ns, survivor.getMetadata().getName());
     pods.subList(1, 3).forEach(p -> env.kube().faults().cutNetwork(ns, p.getMetadata().getName()));
+    // then the survivor is killed without a clean stop: its database has every key, but its WAL may count the last
+    // one as uncommitted, and --force-new-cluster drops it from the log that joiners would replay
+    env.kube().faults().killContainers(ns, survivor.getMetadata().getName());
 
     Await.until("Available=False/QuorumLost", Duration.ofMinutes(2), () -> EtcdStatus.condition(env.cluster(ns, "ql"),
         "Available").filter(c -> "QuorumLost".equals(c.get("reason"))).isPresent());
@@ -61,6 +70,10 @@ class QuorumLossE2EIT {
     String after = env.endpoints(ns, "ql");
     for (int i = 0; i < 20; i++) {
       assertThat(env.etcdctl(after, "get", "/acked/" + i, "--print-value-only").strip()).isEqualTo("v" + i);
+    }
+    for (Pod member : env.memberPods(ns, "ql")) {
+      assertThat(appliedKeys(env, member)).as("every acknowledged key on " + member.getMetadata().getName()
+          + ", which joined from the survivor").isEqualTo(20);
     }
     Set<String> names = env.members(ns, "ql").stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet());
     assertThat(names).contains(survivor.getMetadata().getName())
@@ -179,9 +192,28 @@ class QuorumLossE2EIT {
 
   /** Serializable reads from that member alone: an acknowledged write is on a majority, not on every member. */
   private static void awaitEveryAcknowledgedKeyApplied(E2eEnvironment env, Pod survivor) {
-    String url = "http://" + survivor.getStatus().getPodIP() + ":2379";
-    Await.until("the survivor has applied every acknowledged key", Duration.ofSeconds(30), () -> env.etcdctl(
-        url, "get", "--consistency=s", "--prefix", "/acked/", "--keys-only").lines()
-        .filter(l -> !l.isBlank()).count() == 20);
+    Await.until("the survivor has applied every acknowledged key", Duration.ofSeconds(30),
+        () -> appliedKeys(env, survivor) == 20);
+  }
+
+  /**
+   * etcd's database commits what it applied every 100 ms; a snapshot commits it at once, so what the member applied
+   * is in its database file before it is killed.
+   */
+  private static void commitDatabase(E2eEnvironment env, Pod member) {
+    try {
+      Path file = Files.createTempDirectory("quorum-loss").resolve("survivor.db");
+      env.etcdctl("http://" + member.getStatus().getPodIP() + ":2379", "snapshot", "save", file.toString());
+      Files.delete(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** How many /acked/ keys this member has applied (a local read: no quorum needed, no other member asked). */
+  private static long appliedKeys(E2eEnvironment env, Pod member) {
+    String url = "http://" + member.getStatus().getPodIP() + ":2379";
+    return env.etcdctl(url, "get", "--consistency=s", "--prefix", "/acked/", "--keys-only").lines()
+        .filter(l -> !l.isBlank()).count();
   }
 }

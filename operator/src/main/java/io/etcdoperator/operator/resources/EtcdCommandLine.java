@@ -7,6 +7,7 @@ import io.etcdoperator.operator.planner.VersionPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The etcd flags for one member: identity, URLs, initial cluster, typed options, then TLS. */
 public final class EtcdCommandLine {
@@ -15,6 +16,7 @@ public final class EtcdCommandLine {
   public static final String CLIENT_TLS_MOUNT = "/etc/etcd/tls/client";
   public static final String PEER_TLS_MOUNT = "/etc/etcd/tls/peer";
   private static final String SUBPATH = "[a-zA-Z0-9][a-zA-Z0-9._-]*";
+  static final String FORCE_NEW_CLUSTER = "--force-new-cluster";
 
   private EtcdCommandLine() {}
 
@@ -42,7 +44,7 @@ public final class EtcdCommandLine {
     Map<String, String> annotations = member.getMetadata().getAnnotations();
     boolean inPlace = MemberPods.memoryBacked(member.getSpec()); // etcd-guard restarts it (EtcdGuard#restartsInPlace)
     if (!inPlace && annotations != null && annotations.containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER)) {
-      args.add("--force-new-cluster"); // one start only: the planner removes it once the member runs alone
+      args.addAll(forceNewCluster(member.getSpec().getVersion())); // one start only: removed once it runs alone
     }
     tlsFlags(tls, args);
     return args;
@@ -60,6 +62,22 @@ public final class EtcdCommandLine {
       return List.of("--watch-progress-notify-interval=5s", "--feature-gates=InitialCorruptCheck=true");
     }
     return List.of("--experimental-watch-progress-notify-interval=5s", "--experimental-initial-corrupt-check=true");
+  }
+
+  /**
+   * --force-new-cluster and the flags that go with it: the survivor snapshots at once and keeps one log entry, so a
+   * joiner copies its whole database rather than replay a log that lost entries it had applied (after a SIGKILL;
+   * docs/operations.md#quorum-loss). etcd before 3.5.14 has no such flag and gets the first alone.
+   */
+  public static List<String> forceNewCluster(String version) {
+    Optional<VersionPolicy.EtcdVersion> v = VersionPolicy.EtcdVersion.parse(version);
+    if (v.filter(at -> at.compareTo(new VersionPolicy.EtcdVersion(3, 6, 0)) >= 0).isPresent()) {
+      return List.of(FORCE_NEW_CLUSTER, "--snapshot-count=1", "--snapshot-catchup-entries=1");
+    }
+    if (v.filter(at -> at.compareTo(new VersionPolicy.EtcdVersion(3, 5, 14)) >= 0).isPresent()) {
+      return List.of(FORCE_NEW_CLUSTER, "--snapshot-count=1", "--experimental-snapshot-catchup-entries=1");
+    }
+    return List.of(FORCE_NEW_CLUSTER);
   }
 
   /** The volume root, or a validated sub-directory for adopted members; anything suspicious falls back to the root. */

@@ -31,6 +31,8 @@ public final class EtcdGuard {
   static final String ANNOTATIONS_VOLUME = "etcd-pod-annotations";
   static final String ANNOTATIONS_MOUNT = "/etc/etcd-operator/pod";
   private static final String RECOVERY_FLAG = "--recovery-file=";
+  /** A flag the guard adds beside --force-new-cluster when it restarts etcd that way. */
+  private static final String FORCE_FLAG = "--force-flag=";
 
   private EtcdGuard() {}
 
@@ -64,6 +66,8 @@ public final class EtcdGuard {
     }
     if (MemberPods.memoryBacked(member.getSpec())) {
       command.add(RECOVERY_FLAG + ANNOTATIONS_MOUNT + "/annotations");
+      EtcdCommandLine.forceNewCluster(member.getSpec().getVersion()).stream()
+          .filter(f -> !f.equals(EtcdCommandLine.FORCE_NEW_CLUSTER)).forEach(f -> command.add(FORCE_FLAG + f));
     }
     command.addAll(List.of("--", ETCD));
     return command;

@@ -10,6 +10,7 @@ import io.etcdoperator.operator.planner.Quorum;
 import io.etcdoperator.operator.planner.Refusal;
 import io.etcdoperator.operator.reason.Reason;
 import java.util.List;
+import java.util.Optional;
 
 /** Decides the Available / Degraded / Progressing conditions of a cluster from one pass. Pure. */
 public final class ClusterHealth {
@@ -54,26 +55,8 @@ public final class ClusterHealth {
     int readyVoters = membership == null ? observed.readyRunning() : ClusterPlanner.readyVoters(observed, membership);
     int ready = readyVoters;
     String counts = ready + "/" + desired + " members ready";
-
-    Verdict available;
-    if (paused) {
-      available = new Verdict(false, Reason.PAUSED, pausedMessage(observed, formed));
-    } else if (exceeded != null && exceeded != Reason.UPGRADE_STALLED) { // a stalled upgrade keeps quorum
-      available = new Verdict(false, exceeded, exceededMessage(exceeded, desired, counts));
-    } else if (step == Reason.ALL_MEMBERS_LOST || step == Reason.CLUSTER_RESET) { // no etcd to reach: say why
-      available = new Verdict(false, step, stepMessage);
-    } else if (observed.etcd() instanceof EtcdView.Unreachable u) {
-      available = new Verdict(false, u.reason(), u.detail());
-    } else if (!formed) {
-      available = new Verdict(false, step, stepMessage);
-    } else if (Quorum.holds(readyVoters, voters)) {
-      boolean all = ready == running.size() && running.size() == desired;
-      available = new Verdict(true, all ? Reason.QUORUM_HEALTHY : Reason.QUORUM_AVAILABLE, counts);
-    } else {
-      available = new Verdict(false, Reason.QUORUM_LOST, counts + ", quorum lost; if the other members cannot come "
-          + "back, annotate the EtcdCluster with etcd-operator.cozystack.io/force-new-cluster-from=<member> to restart "
-          + "from that member's data (docs/operations.md)");
-    }
+    Verdict available = paused ? new Verdict(false, Reason.PAUSED, pausedMessage(observed, formed))
+        : availability(observed, desired, exceeded, step, stepMessage, readyVoters, voters);
 
     Verdict degraded;
     long unhealthy = running.stream().filter(m -> m.memberId().isPresent() && !m.ready()).count();
@@ -120,6 +103,50 @@ public final class ClusterHealth {
     }
     int broken = (int) running.stream().filter(m -> m.podLost() || (m.memberId().isPresent() && !m.ready())).count();
     return new Report(available, degraded, progressing, ready, voters, learners, broken);
+  }
+
+  /** Available: the quorum in etcd's own member list, or, when etcd cannot be reached, what the Pods say of it. */
+  private static Verdict availability(ObservedCluster observed, int desired, Reason exceeded, Reason step,
+      String stepMessage, int readyVoters, int voters) {
+    String counts = readyVoters + "/" + desired + " members ready";
+    if (exceeded != null && exceeded != Reason.UPGRADE_STALLED) { // a stalled upgrade keeps quorum
+      return new Verdict(false, exceeded, exceededMessage(exceeded, desired, counts));
+    }
+    if (step == Reason.ALL_MEMBERS_LOST || step == Reason.CLUSTER_RESET) { // no etcd to reach: say why
+      return new Verdict(false, step, stepMessage);
+    }
+    if (observed.etcd() instanceof EtcdView.Unreachable u) {
+      return leaderless(observed).map(pods -> quorumLost(pods + " and the operator cannot reach etcd (" + u.detail()
+          + ")")).orElseGet(() -> new Verdict(false, u.reason(), u.detail()));
+    }
+    if (observed.clusterId().isEmpty()) {
+      return new Verdict(false, step, stepMessage);
+    }
+    if (Quorum.holds(readyVoters, voters)) {
+      boolean all = readyVoters == observed.running().size() && observed.running().size() == desired;
+      return new Verdict(true, all ? Reason.QUORUM_HEALTHY : Reason.QUORUM_AVAILABLE, counts);
+    }
+    return quorumLost(counts);
+  }
+
+  private static Verdict quorumLost(String evidence) {
+    return new Verdict(false, Reason.QUORUM_LOST, evidence + ", quorum lost; if the other members cannot come back, "
+        + "annotate the EtcdCluster with etcd-operator.cozystack.io/force-new-cluster-from=<member> to restart from "
+        + "that member's data (docs/operations.md)");
+  }
+
+  /**
+   * etcd unreachable alone may be the operator's own trouble (a Secret, DNS, a NetworkPolicy); with most voter Pods
+   * of a formed multi-member cluster unready as well, the kubelet's probes agree that etcd has no leader. A member
+   * restarted without a quorum answers no client at all, so etcd's own member list is out of reach then.
+   */
+  private static Optional<String> leaderless(ObservedCluster observed) {
+    List<ObservedMember> voters = observed.running().stream().filter(ObservedMember::voterMark).toList();
+    int podsReady = (int) voters.stream().filter(ObservedMember::podReady).count();
+    if (observed.clusterId().isEmpty() || voters.size() < 2 || Quorum.holds(podsReady, voters.size())) {
+      return Optional.empty();
+    }
+    return Optional.of(podsReady + "/" + voters.size() + " voter Pods are ready");
   }
 
   private static String exceededMessage(Reason exceeded, int desired, String counts) {

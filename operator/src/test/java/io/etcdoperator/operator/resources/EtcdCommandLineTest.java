@@ -45,6 +45,17 @@ class EtcdCommandLineTest {
         .noneMatch(flag -> flag.startsWith("--experimental-"));
   }
 
+  /** A survivor killed without a clean stop may have applied entries its WAL does not count as committed. */
+  @Test
+  void forceNewClusterMakesJoinersCopyTheSurvivorsDatabaseWhereEtcdCan() {
+    assertThat(EtcdCommandLine.forceNewCluster("3.5.16")).containsExactly("--force-new-cluster",
+        "--snapshot-count=1", "--experimental-snapshot-catchup-entries=1");
+    assertThat(EtcdCommandLine.forceNewCluster("3.6.4")).containsExactly("--force-new-cluster",
+        "--snapshot-count=1", "--snapshot-catchup-entries=1");
+    assertThat(EtcdCommandLine.forceNewCluster("3.5.13")).containsExactly("--force-new-cluster");
+    assertThat(EtcdCommandLine.forceNewCluster("3.4.23")).containsExactly("--force-new-cluster");
+  }
+
   @Test
   void noAnnotationsMeansTheVolumeRoot() {
     EtcdMember member = member(null);

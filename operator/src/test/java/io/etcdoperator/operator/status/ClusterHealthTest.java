@@ -97,6 +97,26 @@ class ClusterHealthTest {
     assertThat(r.degraded().reason()).isEqualTo(Reason.QUORUM_LOST);
   }
 
+  /**
+   * A member restarted without a quorum answers no client, so etcd cannot be reached at all; with most voter Pods
+   * unready too the status says quorum lost and how to recover, not only that etcd is out of reach.
+   */
+  @Test
+  void unreachableWithMostVoterPodsUnreadyIsQuorumLost() {
+    EtcdView unreachable = new EtcdView.Unreachable(Reason.CLUSTER_UNREACHABLE, "deadline exceeded");
+    var lost = ClusterHealth.assess(new ObservedCluster(Optional.of(ID), voters(3, 1).members(), unreachable), 3,
+        false, Reason.CLUSTER_UNREACHABLE, "", List.of(), null);
+    assertThat(lost.available().reason()).isEqualTo(Reason.QUORUM_LOST);
+    assertThat(lost.available().message()).startsWith("1/3 voter Pods are ready and the operator cannot reach etcd "
+        + "(deadline exceeded), quorum lost;").contains("force-new-cluster-from");
+    var operatorSide = ClusterHealth.assess(new ObservedCluster(Optional.of(ID), voters(3, 2).members(),
+        unreachable), 3, false, Reason.CLUSTER_UNREACHABLE, "", List.of(), null);
+    assertThat(operatorSide.available().reason()).as("the Pods say etcd is fine").isEqualTo(Reason.CLUSTER_UNREACHABLE);
+    var single = ClusterHealth.assess(new ObservedCluster(Optional.of(ID), voters(1, 0).members(), unreachable), 1,
+        false, Reason.CLUSTER_UNREACHABLE, "", List.of(), null);
+    assertThat(single.available().reason()).as("one member restarting").isEqualTo(Reason.CLUSTER_UNREACHABLE);
+  }
+
   @Test
   void aRefusalIsReportedUnderItsOwnReason() {
     var refusal = new Refusal(Reason.UNSUPPORTED_UPGRADE, "cannot change etcd 3.5.16 to 3.4.23: a minor downgrade");
