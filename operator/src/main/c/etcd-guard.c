@@ -19,6 +19,8 @@
  * --force-flag:    an etcd flag added to that one start beside --force-new-cluster (the operator passes the ones that
  *                  make joiners copy the survivor's whole database: docs/operations.md, "Quorum loss").
  * Identity: DATA/member/etcd-operator-identity names the member and cluster token that own the directory.
+ * An etcd that exits 0 unasked (it stops so once it applied its own removal) gets STOPPED_BY_ITSELF as termination
+ * message: the operator replaces such a member once etcd's member list confirms it is gone.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -44,6 +46,8 @@
 #define STOP_SECONDS 60
 #define LEADERLESS_POLLS 5
 #define MAX_FORCE_FLAGS 4
+#define STOPPED_BY_ITSELF \
+  "etcd exited with code 0 without being asked to stop, as it does once it applied its own removal from the cluster"
 
 static pid_t child;
 static const char *force_flags[MAX_FORCE_FLAGS];
@@ -59,13 +63,8 @@ static void say(const char *fmt, ...) {
   va_end(ap);
 }
 
-/* Says why on stderr and in the termination message (the kubelet reports it), then exits without starting etcd. */
-static void refuse(const char *fmt, ...) {
-  char message[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(message, sizeof message, fmt, ap);
-  va_end(ap);
+/* Says it on stderr and in the termination message, which the kubelet reports in the container's last state. */
+static void report(const char *message) {
   say("%s", message);
   const char *path = getenv("ETCD_GUARD_TERMINATION_LOG"); // tests; Pods use the kubelet's default path
   FILE *log = fopen(path != NULL ? path : TERMINATION_LOG, "w");
@@ -73,6 +72,16 @@ static void refuse(const char *fmt, ...) {
     fprintf(log, "etcd-guard: %s\n", message);
     fclose(log);
   }
+}
+
+/* Says why (see report), then exits without starting etcd. */
+static void refuse(const char *fmt, ...) {
+  char message[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof message, fmt, ap);
+  va_end(ap);
+  report(message);
   exit(REFUSED);
 }
 
@@ -401,6 +410,9 @@ static int supervise(char **etcd, const char *data_dir, const char *name, const 
     int poll = !marked || recovery_file != NULL;
     pid_t pid = waitpid(-1, &status, poll ? WNOHANG : 0); // also reaps orphans: we may be PID 1
     if (pid == child) {
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !terminating) {
+        report(STOPPED_BY_ITSELF); // etcd does so once it applied its own removal from the cluster
+      }
       return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     }
     if (pid > 0) {

@@ -184,6 +184,16 @@ class KubectlEtcdE2EIT {
     String leavingId = memberId(ok(plugin(env, "members", "-n", ns, "-p", first)).out(), leaving);
     assertThat(ok(plugin(env, "leave", "-n", ns, "-p", leaving)).out()).contains(leaving + " (" + leavingId + ") left");
     assertThat(ok(plugin(env, "members", "-n", ns, "-p", first)).out()).doesNotContain(leavingId);
+
+    // its etcd now stops by itself at every start (etcd-guard says so) and etcd no longer lists it: replaced
+    Instant left = Instant.now();
+    Await.until(leaving + " replaced, READY=3", Duration.ofMinutes(3), () -> env.members(ns, cluster).stream()
+        .noneMatch(m -> m.getMetadata().getName().equals(leaving)) && WritingClient.ready(env, ns, cluster) == 3);
+    assertThat(env.client().v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> "MemberLeft".equals(e.getReason())).map(e -> e.getMessage()))
+        .anyMatch(m -> m.startsWith("member " + leaving + " was removed from etcd"));
+    System.out.printf("kubectl-etcd e2e: %s replaced %d ms after it left%n", leaving,
+        Duration.between(left, Instant.now()).toMillis());
   }
 
   private Result plugin(E2eEnvironment env, String... args) {

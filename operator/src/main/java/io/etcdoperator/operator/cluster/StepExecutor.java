@@ -114,12 +114,7 @@ public class StepExecutor {
         members.writeInitialCluster(cluster, s.member(), s.initialCluster());
         yield changed(cluster, s.reason(), "seed " + s.member() + " may start: initial cluster " + s.initialCluster());
       }
-      case Step.LatchClusterId s -> {
-        recordSeedMemberId(cluster, observation);
-        events.normal(cluster, s.reason(), "etcd cluster " + s.clusterId() + " discovered");
-        LOG.atInfo().addKeyValue("clusterID", s.clusterId()).log("etcd cluster discovered");
-        yield new Outcome(s.reason(), "etcd cluster " + s.clusterId() + " discovered", SOON, Optional.of(s.clusterId()), false, false);
-      }
+      case Step.LatchClusterId s -> discovered(cluster, s, observation);
       case Step.CreateMember s -> membership.create(cluster, s, observation, material);
       case Step.AddLearner s -> membership.addLearner(cluster, s, etcd.orElseThrow());
       case Step.WriteInitialCluster s -> {
@@ -129,9 +124,10 @@ public class StepExecutor {
       case Step.PromoteLearner s -> membership.promote(cluster, s, observation);
       case Step.RemoveMember s -> membership.remove(cluster, s, observation);
       case Step.ReplaceBrokenMember s -> replaceMember(cluster, s.member(), s.reason(), "member " + s.member()
-          + (s.why().dataLost() ? " lost its data" : " crash-loops") + " (" + s.why().restarts() + " restarts, last "
-          + s.why().lastExit() + "); deleting it: its finalizer removes the old member id from etcd and a new member "
-          + "joins as a learner with a fresh directory; its volume is kept", observation);
+          + (s.why().dataLost() ? " lost its data" : s.why().removed() ? " was removed from etcd" : " crash-loops")
+          + " (" + s.why().restarts() + " restarts, last " + s.why().lastExit() + "); deleting it: its finalizer "
+          + "removes the old member id from etcd if listed and a new member joins as a learner with a fresh "
+          + "directory; its volume is kept", observation);
       case Step.RemoveStuckLearner s -> replaceMember(cluster, s.member(), s.reason(), "learner " + s.member()
           + " did not come up within 10 minutes; deleting it (its finalizer removes the learner from etcd) so a new "
           + "member can join (a learner holds only a copy: its volume goes with it)", Optional.empty());
@@ -195,6 +191,14 @@ public class StepExecutor {
       case Step.Wait w -> waiting(w);
       case Step.Converged c -> Outcome.of(c.reason(), c.reason().description(), STEADY);
     };
+  }
+
+  private Outcome discovered(EtcdCluster cluster, Step.LatchClusterId s, ClusterObserver.Observation observation) {
+    recordSeedMemberId(cluster, observation);
+    events.normal(cluster, s.reason(), "etcd cluster " + s.clusterId() + " discovered");
+    LOG.atInfo().addKeyValue("clusterID", s.clusterId()).log("etcd cluster discovered");
+    return new Outcome(s.reason(), "etcd cluster " + s.clusterId() + " discovered", SOON, Optional.of(s.clusterId()),
+        false, false);
   }
 
   /** Each later write checks the Lease: a crash or a lost Lease between them is resumed by CompleteSeed. */

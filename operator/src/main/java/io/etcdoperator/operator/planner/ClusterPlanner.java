@@ -74,13 +74,10 @@ public final class ClusterPlanner {
     if (password.isPresent()) {
       return password.get();
     }
-    Optional<Step> orphanStep = removeOrphans(observed, membership);
-    if (orphanStep.isPresent()) {
-      return orphanStep.get();
-    }
-    Optional<Step> lost = removeLost(observed, membership).or(() -> NodeLoss.next(observed, membership));
-    if (lost.isPresent()) {
-      return lost.get();
+    Optional<Step> repair = removeOrphans(observed, membership).or(() -> replaceRemoved(observed, membership))
+        .or(() -> removeLost(observed, membership)).or(() -> NodeLoss.next(observed, membership));
+    if (repair.isPresent()) {
+      return repair.get();
     }
     Optional<Step> space = SpaceAlarms.noSpace(observed, membership);
     if (space.isPresent()) {
@@ -152,6 +149,20 @@ public final class ClusterPlanner {
     }
     return Optional.of(broken.isPresent() ? new Step.ReplaceBrokenMember(member.name(), member.broken().get())
         : new Step.RemoveLostMember(member.name()));
+  }
+
+  /**
+   * Proof on both sides: the member's etcd stopped by itself, as it does once it applied its own removal (etcd-guard
+   * says so), and etcd no longer lists its id. Removed by hand (`kubectl etcd leave`) or by another tool, that id can
+   * never come back, so the member is replaced; it no longer votes, so quorum does not change.
+   */
+  private static Optional<Step> replaceRemoved(ObservedCluster observed, Membership membership) {
+    return observed.running().stream()
+        .filter(m -> !m.ready() && m.broken().filter(ObservedMember.Broken::removed).isPresent())
+        .filter(m -> m.memberId().isPresent() && m.memberId().flatMap(membership::byId).isEmpty()
+            && m.entryIn(membership).isEmpty())
+        .min(Comparator.comparing(ObservedMember::name))
+        .map(m -> new Step.ReplaceBrokenMember(m.name(), m.broken().get()));
   }
 
   /** A member whose etcd crash-loops for a cause a new member would share (OOMKilled, a bad flag): named, kept. */

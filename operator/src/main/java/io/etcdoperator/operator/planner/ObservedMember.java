@@ -73,7 +73,17 @@ public record ObservedMember(
     return entryIn(membership).map(e -> !e.learner()).orElse(false);
   }
 
-  public record Broken(boolean dataLost, boolean proven, int restarts, String lastExit) {}
+  /** {@code removed}: its etcd stopped by itself, as it does once it applied its own removal (etcd-guard says so). */
+  public record Broken(boolean dataLost, boolean proven, int restarts, String lastExit, boolean removed) {
+
+    public Broken(boolean dataLost, boolean proven, int restarts, String lastExit) {
+      this(dataLost, proven, restarts, lastExit, false);
+    }
+
+    public static Broken removed(int restarts, String lastExit) {
+      return new Broken(false, false, restarts, lastExit, true);
+    }
+  }
 
   /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */
   public record NodeDown(String node, Instant since) {}

@@ -142,12 +142,12 @@ public sealed interface Step {
   }
 
   /**
-   * Delete a member whose data is lost or whose etcd crash-loops (its finalizer runs MemberRemove of the old id; the
-   * volume goes with it); scale-up joins a new member as a learner with a fresh directory.
+   * Delete a member whose data is lost, or that etcd removed (its finalizer runs MemberRemove of the old id, if still
+   * listed; the volume is released and kept); scale-up joins a new member as a learner with a fresh directory.
    */
   record ReplaceBrokenMember(String member, ObservedMember.Broken why) implements Step {
     public Reason reason() {
-      return why.dataLost() ? Reason.DATA_LOST : Reason.MEMBER_CRASH_LOOPING;
+      return why.dataLost() ? Reason.DATA_LOST : why.removed() ? Reason.MEMBER_LEFT : Reason.MEMBER_CRASH_LOOPING;
     }
   }
 

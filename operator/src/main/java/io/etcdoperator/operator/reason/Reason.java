@@ -82,6 +82,8 @@ public enum Reason {
       "etcd found no raft log for a member that had joined (its data directory was lost); it is replaced, never restarted"),
   MEMBER_CRASH_LOOPING("MemberCrashLooping",
       "the member's etcd crash-loops; it is not replaced (a new member would fail the same way): fix the cause"),
+  MEMBER_LEFT("MemberLeft", "etcd removed the member (by hand, or another tool); its member id cannot come back, so "
+      + "it is replaced"),
   MEMBER_LOST("MemberLost", "a memory-backed member lost its Pod and with it its data; it is replaced"),
   NODE_NOT_READY("NodeNotReady",
       "a member's node is not Ready; after a grace time the member is replaced while quorum allows"),

@@ -27,6 +27,8 @@ public final class EtcdGuard {
   static final String ETCD = "/usr/local/bin/etcd";
   /** The words of the guard's termination message when it refused to start a member that lost its data. */
   static final String DATA_LOST = "its data is lost";
+  /** The words of the guard's termination message when etcd exited 0 unasked: it applied its own removal. */
+  static final String STOPPED_BY_ITSELF = "as it does once it applied its own removal from the cluster";
   /** The Pod's annotations (downward API), where a memory member's guard finds a request for --force-new-cluster. */
   static final String ANNOTATIONS_VOLUME = "etcd-pod-annotations";
   static final String ANNOTATIONS_MOUNT = "/etc/etcd-operator/pod";

@@ -221,6 +221,9 @@ public final class MemberPods {
     if (NO_WAL_START.stream().anyMatch(message::contains)) {
       return Optional.of(new ObservedMember.Broken(true, false, restarts, lastExit));
     }
+    if (message.contains(EtcdGuard.STOPPED_BY_ITSELF)) {
+      return Optional.of(ObservedMember.Broken.removed(restarts, lastExit));
+    }
     boolean looping = c.getState() != null && c.getState().getWaiting() != null
         && "CrashLoopBackOff".equals(c.getState().getWaiting().getReason());
     return looping && restarts >= CRASH_LOOP_RESTARTS ? Optional.of(new ObservedMember.Broken(false, false, restarts, lastExit))

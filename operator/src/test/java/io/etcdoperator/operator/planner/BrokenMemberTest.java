@@ -28,6 +28,24 @@ class BrokenMemberTest {
     assertThat(((Step.ReplaceBrokenMember) planner.next(o.build(), 5)).member()).isEqualTo("c");
   }
 
+  /** `kubectl etcd leave`: the member's etcd stops as soon as it applies its removal, and its id is gone for good. */
+  @Test
+  void aMemberEtcdRemovedIsReplacedOnBothProofs() {
+    Observations o = cluster().voter("a").voter("b").removedFromEtcd("c").stoppedByItself("c");
+    Step step = planner.next(o.build(), 3);
+    assertThat(step).isInstanceOf(Step.ReplaceBrokenMember.class);
+    assertThat(step.reason()).isEqualTo(Reason.MEMBER_LEFT);
+    assertThat(((Step.ReplaceBrokenMember) step).member()).isEqualTo("c");
+
+    Observations stillListed = cluster().voter("a").voter("b").removedFromEtcd("c").orphanInEtcd("c", false)
+        .stoppedByItself("c");
+    assertThat(planner.next(stillListed.build(), 3)).as("etcd still lists it: its exit proves nothing")
+        .isNotInstanceOf(Step.ReplaceBrokenMember.class);
+    Observations noWord = cluster().voter("a").voter("b").removedFromEtcd("c");
+    assertThat(planner.next(noWord.build(), 3)).as("not listed, but its etcd did not say it stopped by itself")
+        .isNotInstanceOf(Step.ReplaceBrokenMember.class);
+  }
+
   @Test
   void aCrashLoopingMemberIsNamedNotReplaced() {
     Observations o = cluster().voter("a").voter("b").unreadyVoter("c").broken("c", false);

@@ -78,6 +78,13 @@ final class Observations {
     return this;
   }
 
+  /** A voter removed from etcd behind the operator's back: its id is recorded, etcd no longer lists it. */
+  Observations removedFromEtcd(String name) {
+    members.add(new ObservedMember(name, Instant.EPOCH.plusSeconds(clock++), false, false, false, false, false,
+        true, true, Optional.of(id(name)), peer(name), true));
+    return this;
+  }
+
   Observations seed(String name, boolean pending, boolean hasPod) {
     add(name, true, pending, false, false, false, hasPod, true, true);
     return this;
@@ -179,6 +186,12 @@ final class Observations {
   /** This member's etcd container lost its data (raft panic) or crash-loops. */
   Observations broken(String name, boolean dataLost) {
     broken.put(name, new ObservedMember.Broken(dataLost, dataLost, dataLost ? 1 : 5, "exit code 2"));
+    return this;
+  }
+
+  /** etcd-guard says this member's etcd exited 0 unasked, as it does once it applied its own removal. */
+  Observations stoppedByItself(String name) {
+    broken.put(name, ObservedMember.Broken.removed(3, "exit code 0 (Completed)"));
     return this;
   }
 

@@ -48,6 +48,17 @@ class MemberPodsBrokenTest {
     assertThat(MemberPods.broken(pod(1, foreign, "Error"))).as("not this member's data: not deleted as lost").isEmpty();
   }
 
+  /** The guard's word that etcd exited 0 unasked: what etcd does once it applied its own removal. */
+  @Test
+  void etcdStoppingByItselfIsReportedAsRemovedNeverAsLostData() {
+    String message = "etcd-guard: etcd exited with code 0 without being asked to stop, as it does once it applied its "
+        + "own removal from the cluster\n";
+    var broken = MemberPods.broken(pod(1, message, "CrashLoopBackOff")).orElseThrow();
+    assertThat(broken.removed()).isTrue();
+    assertThat(broken.dataLost()).isFalse();
+    assertThat(broken.proven()).as("no loss of data to prove").isFalse();
+  }
+
   /** A learner whose first starts could not reach its peers, then joined: its lastState is history. */
   @Test
   void aContainerThatServesNowIsNotBrokenWhateverItsLastRunSaid() {
