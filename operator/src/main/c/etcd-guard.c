@@ -17,7 +17,8 @@
  *                  LEADERLESS_POLLS polls in a row): a healthy member is never made a one-member cluster, whoever
  *                  wrote the annotation. Without a metrics listener the request is honoured as before.
  * --force-flag:    an etcd flag added to that one start beside --force-new-cluster (the operator passes the ones that
- *                  make joiners copy the survivor's whole database: docs/operations.md, "Quorum loss").
+ *                  make joiners copy the survivor's whole database: docs/operations.md, "Quorum loss"). When the
+ *                  request leaves the annotations, etcd is restarted without them.
  * Identity: DATA/member/etcd-operator-identity names the member and cluster token that own the directory.
  * An etcd that exits 0 unasked (it stops so once it applied its own removal) gets STOPPED_BY_ITSELF as termination
  * message: the operator replaces such a member once etcd's member list confirms it is gone.
@@ -292,6 +293,16 @@ static pid_t start(char **etcd, int force) {
   return pid;
 }
 
+/* The operator removed its request from the Pod's annotations (a file that cannot be read says nothing). */
+static int withdrawn(const char *file) {
+  char text[65536], token[256];
+  if (file == NULL || !read_text(file, text, sizeof text)) {
+    return 0;
+  }
+  requested_token(file, token, sizeof token);
+  return token[0] == '\0';
+}
+
 /* SIGTERM, then SIGKILL after STOP_SECONDS; reaps orphans meanwhile (we may be PID 1). */
 static void stop(pid_t pid) {
   kill(pid, SIGTERM);
@@ -309,6 +320,20 @@ static void stop(pid_t pid) {
       nanosleep(&tenth, NULL);
     }
   }
+}
+
+/* Stops etcd and starts it again, with or without --force-new-cluster and its flags: 0, or the guard's exit code. */
+static int restart(char **etcd, int force) {
+  stop(child);
+  if (terminating) {
+    return 128 + SIGTERM; // the kubelet stops the Pod: no restart
+  }
+  child = start(etcd, force);
+  if (child < 0) {
+    say("cannot fork: %s", strerror(errno));
+    return 1;
+  }
+  return 0;
 }
 
 /* The port of etcd's plain-HTTP metrics listener (--listen-metrics-urls=http://HOST:PORT), or 0. */
@@ -396,7 +421,7 @@ static int supervise(char **etcd, const char *data_dir, const char *name, const 
     say("starting %s once with --force-new-cluster (%s=%s)", name, FORCE_ANNOTATION, request);
   }
   child = start(etcd, force);
-  int leaderless = 0;
+  int forced = force, leaderless = 0;
   if (child < 0) {
     say("cannot fork: %s", strerror(errno));
     return 1;
@@ -422,15 +447,21 @@ static int supervise(char **etcd, const char *data_dir, const char *name, const 
         && confirmed_leaderless(port, &leaderless, name, request, applied_file)) {
       write_file(applied_file, request); // before the restart: a crash in between must not force twice
       say("restarting %s once with --force-new-cluster (%s=%s)", name, FORCE_ANNOTATION, request);
-      stop(child);
-      if (terminating) {
-        return 128 + SIGTERM; // the kubelet stops the Pod: no restart
+      int code = restart(etcd, 1);
+      if (code != 0) {
+        return code;
       }
-      child = start(etcd, 1);
-      if (child < 0) {
-        say("cannot fork: %s", strerror(errno));
-        return 1;
+      forced = 1;
+      continue;
+    }
+    if (forced && force_flag_count > 0 && withdrawn(recovery_file)) {
+      // as a PVC survivor restarts without the mark: a snapshot after every write is no way to run on
+      say("restarting %s without --force-new-cluster and its flags: the request is withdrawn", name);
+      int code = restart(etcd, 0);
+      if (code != 0) {
+        return code;
       }
+      forced = 0;
       continue;
     }
     if (poll) {

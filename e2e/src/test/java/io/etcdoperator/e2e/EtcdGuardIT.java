@@ -117,6 +117,13 @@ class EtcdGuardIT {
     assertThat(guard.descendants().map(EtcdGuardIT::arguments).filter(a -> a.contains("--force-new-cluster")))
         .singleElement().satisfies(a -> assertThat(a).endsWith("--force-new-cluster", "--snapshot-count=1"));
     assertThat(Files.readString(dir.resolve("state/m1.force-new-cluster"))).isEqualTo("t1");
+    ProcessHandle forced = guard.descendants().filter(p -> arguments(p).contains("--force-new-cluster")).findFirst()
+        .orElseThrow();
+
+    Files.writeString(annotations, "kubectl.kubernetes.io/restartedAt=\"x\"\n"); // the operator withdraws it
+    Await.until("etcd restarted without the force flags", START, () -> !forced.isAlive() && guard.descendants()
+        .anyMatch(p -> !arguments(p).isEmpty() && !arguments(p).contains("--snapshot-count=1")));
+    assertThat(guard.isAlive()).isTrue();
 
     guard.destroy(); // a container restart while the annotation is still there must not force the cluster again
     assertThat(guard.waitFor(30, TimeUnit.SECONDS)).isTrue();
