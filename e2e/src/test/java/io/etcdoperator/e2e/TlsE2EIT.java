@@ -63,7 +63,7 @@ class TlsE2EIT {
   void operatorIssuedTlsClusterServesMutualTlsOnlyAndRefusesPlainClients(E2eEnvironment env) throws Exception {
     String ns = "tls-issued";
     env.awaitReady(ns, "secure", 3, READY);
-    System.out.printf("secure (operator-issued TLS) READY=3 within %d s of its creation%n",
+    System.out.printf("secure (operator-issued TLS) READY=3, checked %d s after its creation (other tests of the class may run first)%n",
         env.sinceCreated(ns, "secure").toSeconds());
 
     Secret client = env.client().secrets().inNamespace(ns).withName("secure-operator-client-tls").get();
@@ -76,7 +76,7 @@ class TlsE2EIT {
     String ns = "tls-byo";
     Secret operatorClient = env.client().secrets().inNamespace(ns).withName("own-operator").get();
     env.awaitReady(ns, "own", 3, READY);
-    System.out.printf("own (bring-your-own client mTLS + peer TLS) READY=3 within %d s of its creation%n",
+    System.out.printf("own (bring-your-own client mTLS + peer TLS) READY=3, checked %d s after its creation (other tests of the class may run first)%n",
         env.sinceCreated(ns, "own").toSeconds());
 
     Path[] files = assertMutualTlsOnly(env, ns, "own", operatorClient);

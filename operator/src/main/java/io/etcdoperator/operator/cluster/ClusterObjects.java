@@ -2,6 +2,7 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.operator.events.NamespaceTermination;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.DisruptionBudgets;
 import io.etcdoperator.operator.resources.Names;
@@ -103,8 +104,10 @@ public class ClusterObjects {
         ensureV1beta1(cluster, voters, target, metadata);
       }
     } catch (KubernetesClientException e) {
-      LOG.atWarn().addKeyValue("code", e.getCode()).addKeyValue("error", e.getMessage())
-          .log("could not reconcile PodDisruptionBudget");
+      if (!NamespaceTermination.refused(e)) {
+        LOG.atWarn().addKeyValue("code", e.getCode()).addKeyValue("error", e.getMessage())
+            .log("could not reconcile PodDisruptionBudget");
+      }
     }
   }
 

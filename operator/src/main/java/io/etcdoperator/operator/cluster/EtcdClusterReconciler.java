@@ -5,6 +5,7 @@ import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.events.NamespaceTermination;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.planner.Refusal;
@@ -33,6 +34,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * JOSDK glue for {@link ClusterReconcile}; EtcdMember changes (readiness, deletion) wake the owning cluster, and so
@@ -44,6 +47,8 @@ import java.util.concurrent.TimeUnit;
 @ControllerConfiguration(name = "etcdcluster",
     maxReconciliationInterval = @MaxReconciliationInterval(interval = 60, timeUnit = TimeUnit.SECONDS))
 public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EtcdClusterReconciler.class);
 
   private final ClusterReconcile pass;
   private final DegradedStatus degraded;
@@ -117,9 +122,16 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
             + String.join("; ", refused.stream().map(Refusal::message).toList()));
         return UpdateControl.noUpdate();
       }
-      var next = pass.reconcile(namespace, name);
       UpdateControl<EtcdCluster> control = UpdateControl.noUpdate();
-      return next.map(d -> control.rescheduleAfter(d)).orElse(control);
+      try {
+        return pass.reconcile(namespace, name).map(d -> control.rescheduleAfter(d)).orElse(control);
+      } catch (RuntimeException e) {
+        if (!NamespaceTermination.refused(e)) {
+          throw e;
+        }
+        LOG.atInfo().log("namespace is being deleted, and the cluster with it: no more writes");
+        return control;
+      }
     }
   }
 

@@ -74,6 +74,9 @@ public class EventRecorder {
     try {
       client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
     } catch (KubernetesClientException e) {
+      if (NamespaceTermination.refused(e)) {
+        return; // the namespace and everything in it is going
+      }
       LOG.atWarn().addKeyValue("reason", reason).addKeyValue("code", e.getCode()).log("could not publish event");
     }
   }
