@@ -228,12 +228,15 @@ static int install(const char *dir) {
   return 0;
 }
 
-/* The token of a requested --force-new-cluster restart in the annotations file (key="token" lines), or "". */
-static void requested_token(const char *file, char *token, size_t size) {
+/*
+ * The token of a requested --force-new-cluster restart in the annotations file (key="token" lines), or "". Returns
+ * whether the file could be read: an unreadable file says nothing either way.
+ */
+static int requested_token(const char *file, char *token, size_t size) {
   char text[65536];
   token[0] = '\0';
   if (!read_text(file, text, sizeof text)) {
-    return;
+    return 0;
   }
   const char *key = FORCE_ANNOTATION "=\"";
   for (char *line = text; line != NULL && *line != '\0';) {
@@ -247,10 +250,11 @@ static void requested_token(const char *file, char *token, size_t size) {
       if (quote != NULL) {
         *quote = '\0';
       }
-      return;
+      return 1;
     }
     line = next;
   }
+  return 1;
 }
 
 /* A token not yet applied in this Pod: each is applied once, so later restarts never force the cluster again. */
@@ -293,14 +297,10 @@ static pid_t start(char **etcd, int force) {
   return pid;
 }
 
-/* The operator removed its request from the Pod's annotations (a file that cannot be read says nothing). */
+/* The operator removed its request from the Pod's annotations. */
 static int withdrawn(const char *file) {
-  char text[65536], token[256];
-  if (file == NULL || !read_text(file, text, sizeof text)) {
-    return 0;
-  }
-  requested_token(file, token, sizeof token);
-  return token[0] == '\0';
+  char token[256];
+  return file != NULL && requested_token(file, token, sizeof token) && token[0] == '\0';
 }
 
 /* SIGTERM, then SIGKILL after STOP_SECONDS; reaps orphans meanwhile (we may be PID 1). */

@@ -16,7 +16,7 @@ public final class EtcdCommandLine {
   public static final String CLIENT_TLS_MOUNT = "/etc/etcd/tls/client";
   public static final String PEER_TLS_MOUNT = "/etc/etcd/tls/peer";
   private static final String SUBPATH = "[a-zA-Z0-9][a-zA-Z0-9._-]*";
-  static final String FORCE_NEW_CLUSTER = "--force-new-cluster";
+  private static final String FORCE_NEW_CLUSTER = "--force-new-cluster";
 
   private EtcdCommandLine() {}
 
@@ -64,20 +64,27 @@ public final class EtcdCommandLine {
     return List.of("--experimental-watch-progress-notify-interval=5s", "--experimental-initial-corrupt-check=true");
   }
 
+  /** --force-new-cluster and the flags that go with it ({@link #catchUpFromSnapshot}). */
+  static List<String> forceNewCluster(String version) {
+    List<String> flags = new ArrayList<>(List.of(FORCE_NEW_CLUSTER));
+    flags.addAll(catchUpFromSnapshot(version));
+    return flags;
+  }
+
   /**
-   * --force-new-cluster and the flags that go with it: the survivor snapshots at once and keeps one log entry, so a
-   * joiner copies its whole database rather than replay a log that lost entries it had applied (after a SIGKILL;
-   * docs/operations.md#quorum-loss). etcd before 3.5.14 has no such flag and gets the first alone.
+   * The survivor of a forced restart snapshots at once and keeps one log entry, so a joiner copies its whole
+   * database rather than replay a log that lost entries it had applied (after a SIGKILL;
+   * docs/operations.md#quorum-loss). etcd before 3.5.14 has no such flag: none then.
    */
-  public static List<String> forceNewCluster(String version) {
+  static List<String> catchUpFromSnapshot(String version) {
     Optional<VersionPolicy.EtcdVersion> v = VersionPolicy.EtcdVersion.parse(version);
     if (v.filter(at -> at.compareTo(new VersionPolicy.EtcdVersion(3, 6, 0)) >= 0).isPresent()) {
-      return List.of(FORCE_NEW_CLUSTER, "--snapshot-count=1", "--snapshot-catchup-entries=1");
+      return List.of("--snapshot-count=1", "--snapshot-catchup-entries=1");
     }
     if (v.filter(at -> at.compareTo(new VersionPolicy.EtcdVersion(3, 5, 14)) >= 0).isPresent()) {
-      return List.of(FORCE_NEW_CLUSTER, "--snapshot-count=1", "--experimental-snapshot-catchup-entries=1");
+      return List.of("--snapshot-count=1", "--experimental-snapshot-catchup-entries=1");
     }
-    return List.of(FORCE_NEW_CLUSTER);
+    return List.of();
   }
 
   /** The volume root, or a validated sub-directory for adopted members; anything suspicious falls back to the root. */

@@ -68,8 +68,7 @@ public final class EtcdGuard {
     }
     if (MemberPods.memoryBacked(member.getSpec())) {
       command.add(RECOVERY_FLAG + ANNOTATIONS_MOUNT + "/annotations");
-      EtcdCommandLine.forceNewCluster(member.getSpec().getVersion()).stream()
-          .filter(f -> !f.equals(EtcdCommandLine.FORCE_NEW_CLUSTER)).forEach(f -> command.add(FORCE_FLAG + f));
+      EtcdCommandLine.catchUpFromSnapshot(member.getSpec().getVersion()).forEach(f -> command.add(FORCE_FLAG + f));
     }
     command.addAll(List.of("--", ETCD));
     return command;

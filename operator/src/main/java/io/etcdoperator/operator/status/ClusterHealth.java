@@ -56,7 +56,7 @@ public final class ClusterHealth {
     int ready = readyVoters;
     String counts = ready + "/" + desired + " members ready";
     Verdict available = paused ? new Verdict(false, Reason.PAUSED, pausedMessage(observed, formed))
-        : availability(observed, desired, exceeded, step, stepMessage, readyVoters, voters);
+        : availability(observed, desired, exceeded, step, stepMessage, readyVoters, voters, counts);
 
     Verdict degraded;
     long unhealthy = running.stream().filter(m -> m.memberId().isPresent() && !m.ready()).count();
@@ -107,8 +107,7 @@ public final class ClusterHealth {
 
   /** Available: the quorum in etcd's own member list, or, when etcd cannot be reached, what the Pods say of it. */
   private static Verdict availability(ObservedCluster observed, int desired, Reason exceeded, Reason step,
-      String stepMessage, int readyVoters, int voters) {
-    String counts = readyVoters + "/" + desired + " members ready";
+      String stepMessage, int readyVoters, int voters, String counts) {
     if (exceeded != null && exceeded != Reason.UPGRADE_STALLED) { // a stalled upgrade keeps quorum
       return new Verdict(false, exceeded, exceededMessage(exceeded, desired, counts));
     }
