@@ -488,8 +488,12 @@ public final class E2eEnvironment implements AutoCloseable {
   /** Client URLs of the member Pods by IP, reachable from the host. */
   public String endpoints(String namespace, String cluster) {
     return String.join(",", memberPods(namespace, cluster).stream()
-        .map(p -> Optional.ofNullable(p.getStatus().getPodIP()).map(ip -> "http://" + ip + ":2379"))
-        .flatMap(Optional::stream).toList());
+        .filter(p -> p.getStatus().getPodIP() != null).map(E2eEnvironment::clientUrl).toList());
+  }
+
+  /** A member Pod's plain-HTTP client URL, by its IP (no cluster DNS on the host). */
+  public static String clientUrl(Pod member) {
+    return "http://" + member.getStatus().getPodIP() + ":2379";
   }
 
   /** Runs etcdctl 3.5 on the host; returns stdout, fails with stderr on a non-zero exit. */

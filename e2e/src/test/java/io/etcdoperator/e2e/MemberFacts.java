@@ -47,7 +47,7 @@ final class MemberFacts {
   /** etcd's own member list (name to hex id), asked through the members whose Pods are Ready. */
   static Map<String, String> etcdMemberIds(E2eEnvironment env, String ns, String cluster) {
     String endpoints = env.memberPods(ns, cluster).stream().filter(MemberFacts::podReady)
-        .map(p -> "http://" + p.getStatus().getPodIP() + ":2379").collect(Collectors.joining(","));
+        .map(E2eEnvironment::clientUrl).collect(Collectors.joining(","));
     Map<String, String> ids = new TreeMap<>();
     // simple format: "<hex id>, started, <name>, <peer urls>, <client urls>, <is learner>"
     env.etcdctl(endpoints, "member", "list").lines().filter(l -> !l.isBlank()).map(l -> l.split(",\\s*"))

@@ -203,7 +203,7 @@ class QuorumLossE2EIT {
   private static void commitDatabase(E2eEnvironment env, Pod member) {
     try {
       Path file = Files.createTempDirectory("quorum-loss").resolve("survivor.db");
-      env.etcdctl("http://" + member.getStatus().getPodIP() + ":2379", "snapshot", "save", file.toString());
+      env.etcdctl(E2eEnvironment.clientUrl(member), "snapshot", "save", file.toString());
       Files.delete(file);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -212,8 +212,7 @@ class QuorumLossE2EIT {
 
   /** How many /acked/ keys this member has applied (a local read: no quorum needed, no other member asked). */
   private static long appliedKeys(E2eEnvironment env, Pod member) {
-    String url = "http://" + member.getStatus().getPodIP() + ":2379";
-    return env.etcdctl(url, "get", "--consistency=s", "--prefix", "/acked/", "--keys-only").lines()
+    return env.etcdctl(E2eEnvironment.clientUrl(member), "get", "--consistency=s", "--prefix", "/acked/", "--keys-only").lines()
         .filter(l -> !l.isBlank()).count();
   }
 }

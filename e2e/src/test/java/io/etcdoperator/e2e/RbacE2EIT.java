@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -164,7 +165,7 @@ class RbacE2EIT {
           .satisfies(l -> assertThat(l.getSpec().getHolderIdentity()).isNotBlank());
       // other classes' namespaces may be deleted meanwhile: the API server refuses writes there with a 403 too
       String denials = operator.logText().lines().filter(l -> !l.contains("is being terminated")
-          && !l.contains("NamespaceTerminating")).collect(java.util.stream.Collectors.joining("\n"));
+          && !l.contains("NamespaceTerminating")).collect(Collectors.joining("\n"));
       assertThat(denials).as("operator log").doesNotContain("Forbidden").doesNotContain("forbidden")
           .doesNotContain("code=403");
       System.out.printf("RBAC: operator as ServiceAccount %s/%s formed 3 members in %d s, rolled them to 3.5.30 in "

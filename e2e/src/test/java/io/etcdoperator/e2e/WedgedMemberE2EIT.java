@@ -178,7 +178,7 @@ class WedgedMemberE2EIT {
   /** A member Pod whose etcd is not the leader, asked of every member ("endpoint, id, version, size, leader, ..."). */
   private static String follower(E2eEnvironment env, String ns) {
     Map<String, String> byIp = env.memberPods(ns, CLUSTER).stream()
-        .collect(Collectors.toMap(p -> "http://" + p.getStatus().getPodIP() + ":2379", p -> p.getMetadata().getName()));
+        .collect(Collectors.toMap(E2eEnvironment::clientUrl, p -> p.getMetadata().getName()));
     return env.etcdctl(String.join(",", byIp.keySet()), "endpoint", "status").lines().filter(l -> !l.isBlank())
         .map(l -> l.split(",\\s*")).filter(f -> "false".equals(f[4])).map(f -> byIp.get(f[0])).sorted().findFirst()
         .orElseThrow(() -> new AssertionError("no follower among " + byIp.values()));
