@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.member;
 
+import io.etcdoperator.operator.events.NamespaceTermination;
 import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
@@ -33,6 +34,8 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * JOSDK glue for {@link MemberReconcile}. Not generation-aware: status.isVoter (written by the cluster controller)
@@ -44,6 +47,7 @@ import java.util.List;
     maxReconciliationInterval = @MaxReconciliationInterval(interval = 5, timeUnit = TimeUnit.MINUTES))
 public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<EtcdMember> {
 
+  private static final Logger LOG = LoggerFactory.getLogger(EtcdMemberReconciler.class);
   private static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
 
   private final MemberReconcile pass;
@@ -107,8 +111,12 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
           settled.add(id);
         }
         return next.map(d -> control.rescheduleAfter(d)).orElse(control);
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
+      } catch (RuntimeException e) {
+        if (NamespaceTermination.refused(e)) {
+          LOG.atInfo().log("namespace is being deleted, and the member with it: no more writes");
+          return control;
+        }
+        if (!(e instanceof KubernetesClientException k) || k.getCode() != 409) {
           throw e;
         }
         // the cluster controller wrote isVoter or the initial cluster meanwhile: read again now, not after a back-off
