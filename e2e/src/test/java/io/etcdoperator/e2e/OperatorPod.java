@@ -51,6 +51,16 @@ public final class OperatorPod implements Operator {
     });
   }
 
+  /**
+   * Scales the Deployment and waits until that many Pods run, Ready or not: with leader election a replica that does
+   * not hold the Lease has not started its controllers.
+   */
+  public void scaleRunning(int replicas, Duration timeout) {
+    client.apps().deployments().inNamespace(NAMESPACE).withName(DEPLOYMENT).scale(replicas);
+    Await.until("operator Deployment at " + replicas + " running Pods", timeout, () -> pods().size() == replicas
+        && pods().stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+  }
+
   @Override
   public String logText() {
     try (Stream<Path> dirs = Files.exists(podLogs) ? Files.list(podLogs) : Stream.empty()) {

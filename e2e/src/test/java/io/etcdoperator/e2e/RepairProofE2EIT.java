@@ -191,6 +191,55 @@ class RepairProofE2EIT {
     }
   }
 
+  /**
+   * Two operator replicas at once (the chart's Deployment scaled to 2, leader election on): only the Lease holder
+   * acts. The holder is killed in the middle of a scale-up; the other takes the Lease and finishes it, with no second
+   * learner add, no member replaced and no acknowledged write lost.
+   */
+  @Test
+  void twoOperatorReplicasActAsOneAndTheSecondFinishesTheFirstsScaleUp(E2eEnvironment env) throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(env.operatorFromImage(), "the chart's Deployment is scaled");
+    OperatorPod operators = (OperatorPod) env.operator();
+    String ns = env.namespace("proof-two-operators");
+    env.createCluster(ns, "pt", Map.of("replicas", 3, "version", "3.5.16",
+        "storage", Map.of("medium", "Memory", "size", "256Mi")));
+    env.awaitReady(ns, "pt", 3, Duration.ofMinutes(4));
+    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "pt")).get("clusterID");
+    Map<String, String> ids = memberIds(env, ns, "pt");
+    Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "proof-two-operators-");
+    try (WritingClient writer = WritingClient.plaintext(env, ns, "pt").start()) {
+      operators.scaleRunning(2, Duration.ofMinutes(3));
+      String holder = leaseHolder(env).orElseThrow();
+      assertThat(operators.pods()).extracting(p -> p.getMetadata().getName()).contains(holder);
+      Instant t0 = Instant.now();
+      env.patchSpec(ns, "pt", "{\"replicas\":5}");
+      Await.until("the first new EtcdMember", Duration.ofMinutes(2), () -> env.members(ns, "pt").size() > 3);
+      env.client().pods().inNamespace(OperatorPod.NAMESPACE).withName(holder).withGracePeriod(0).delete();
+      Await.until("another replica holds the Lease", Duration.ofMinutes(2),
+          () -> leaseHolder(env).filter(h -> !h.equals(holder)).isPresent());
+      env.awaitReady(ns, "pt", 5, Duration.ofMinutes(5));
+      Duration full = Duration.between(t0, Instant.now());
+      writer.stop();
+      assertThat(writer.unreadAcknowledged(dir)).as("acknowledged keys missing").isEmpty();
+      assertThat(writer.failed()).as("writes not acknowledged").isZero();
+      System.out.printf("two operator replicas, Lease holder killed in a 3 -> 5 scale-up: READY=5 %d s after the "
+          + "patch; %s%n", full.toSeconds(), writer.summary());
+    } finally {
+      operators.scale(1, Duration.ofMinutes(3));
+    }
+    Map<String, String> etcdIds = MemberFacts.etcdMemberIds(env, ns, "pt");
+    assertThat(etcdIds).as("etcd lists exactly the EtcdMembers: no second learner add")
+        .hasSize(5).containsAllEntriesOf(ids).containsOnlyKeys(memberIds(env, ns, "pt").keySet());
+    assertThat(memberIds(env, ns, "pt")).as("the first three members kept").containsAllEntriesOf(ids);
+    assertThat(E2eEnvironment.status(env.cluster(ns, "pt")).get("clusterID")).isEqualTo(clusterId);
+    assertThat(reasons(env, ns)).as("events").doesNotContain("QuorumRecovery", "MemberLost", "DataLost");
+  }
+
+  private static java.util.Optional<String> leaseHolder(E2eEnvironment env) {
+    var lease = env.client().leases().inNamespace(OperatorPod.NAMESPACE).withName("etcd-operator-leader").get();
+    return java.util.Optional.ofNullable(lease).map(l -> l.getSpec().getHolderIdentity()).filter(h -> !h.isBlank());
+  }
+
   private static boolean reconciled(E2eEnvironment env, String ns, String cluster) {
     return EtcdStatus.condition(env.cluster(ns, cluster), "Progressing")
         .filter(c -> "Reconciled".equals(c.get("reason"))).isPresent();
