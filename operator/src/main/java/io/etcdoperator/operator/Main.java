@@ -107,6 +107,10 @@ public final class Main implements Callable<Integer> {
       description = "Comma-separated namespaces to watch (default: all).")
   String watchNamespace;
 
+  @Option(names = "--member-min-ready-seconds", defaultValue = "10", description = "How long a restarted member must "
+      + "stay Ready before a roll restarts or removes the next one.")
+  long memberMinReadySeconds;
+
   @CommandLine.Mixin
   WebhookOptions webhook = new WebhookOptions();
 
@@ -148,7 +152,8 @@ public final class Main implements Callable<Integer> {
         ClusterDomain.resolve(Optional.ofNullable(clusterDomain), Path.of("/etc/resolv.conf")),
         Optional.ofNullable(operatorImage).filter(s -> !s.isBlank()),
         etcdImageRepository,
-        OperatorConfig.namespaces(watchNamespace));
+        OperatorConfig.namespaces(watchNamespace),
+        Duration.ofSeconds(memberMinReadySeconds));
   }
 
   /** The User-Agent of every request the operator sends to the API server. */
@@ -238,7 +243,7 @@ public final class Main implements Callable<Integer> {
         : LeaseCheck.NONE;
     var cachePass = CachePass.on(client, registry);
     var clusterPass = new ClusterReconcile(client, dialer, events, metrics, clock,
-        CertManagerDiscovery.installed(client), config.clusterDomain(), lease, cachePass);
+        CertManagerDiscovery.installed(client), config.clusterDomain(), lease, cachePass, config.memberMinReady());
     register(operator, new EtcdClusterReconciler(clusterPass, client, events, clock), namespaces);
     register(operator, new EtcdMemberReconciler(new MemberReconcile(client, dialer, events, config, clock, agent),
         clusterPass::caches, clusterPass::readMembersFrom, cachePass), namespaces);

@@ -414,7 +414,7 @@ public class ClusterObserver {
         MemberPods.broken(pod),
         nodeDown,
         EtcdGuard.restartsInPlace(pod),
-        pod != null && MemberPods.ready(pod),
+        PodScheduling.readySince(pod),
         Optional.empty(),
         unrunnable);
   }

@@ -51,7 +51,7 @@ public class ClusterReconcile {
   private final ClusterObjects objects;
   private final ClusterReport report;
   private final Clock clock;
-  private final ClusterPlanner planner = new ClusterPlanner();
+  private final ClusterPlanner planner;
   private final WaitPacing pacing = new WaitPacing();
   private final SpaceRecoveries spaceRecoveries = new SpaceRecoveries();
   private final LossEvidence evidence = new LossEvidence();
@@ -85,6 +85,15 @@ public class ClusterReconcile {
   /** {@code cachePass}: a settled cluster's passes run on the informers' caches (see {@link CachePass}). */
   public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
       Clock clock, boolean certManagerInstalled, String clusterDomain, LeaseCheck lease, CachePass cachePass) {
+    this(client, dialer, events, metrics, clock, certManagerInstalled, clusterDomain, lease, cachePass,
+        ClusterPlanner.MIN_READY);
+  }
+
+  /** {@code minReady}: how long a restarted voter stays Ready before the roll goes on (--member-min-ready-seconds). */
+  public ClusterReconcile(KubernetesClient client, EtcdDialer dialer, EventRecorder events, ClusterMetrics metrics,
+      Clock clock, boolean certManagerInstalled, String clusterDomain, LeaseCheck lease, CachePass cachePass,
+      Duration minReady) {
+    this.planner = new ClusterPlanner(minReady);
     this.client = client;
     this.apiServer = KubeReads.of(client);
     this.cachePass = cachePass;

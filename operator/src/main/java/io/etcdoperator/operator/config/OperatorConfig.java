@@ -1,6 +1,8 @@
 package io.etcdoperator.operator.config;
 
+import io.etcdoperator.operator.planner.ClusterPlanner;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,14 +19,27 @@ public record OperatorConfig(
     String clusterDomain,
     Optional<String> operatorImage,
     String etcdImageRepository,
-    List<String> watchNamespaces) {
+    List<String> watchNamespaces,
+    Duration memberMinReady) {
 
   public static final String PLACEHOLDER_IMAGE = "controller:latest";
   public static final String DEFAULT_ETCD_REPOSITORY = "quay.io/coreos/etcd";
   public static final String LEASE_NAME = "etcd-operator-leader";
 
+  /** With the default --member-min-ready-seconds. */
+  public OperatorConfig(InetSocketAddress metricsAddress, InetSocketAddress probeAddress, boolean leaderElection,
+      String leaseNamespace, String identity, String clusterDomain, Optional<String> operatorImage,
+      String etcdImageRepository, List<String> watchNamespaces) {
+    this(metricsAddress, probeAddress, leaderElection, leaseNamespace, identity, clusterDomain, operatorImage,
+        etcdImageRepository, watchNamespaces, ClusterPlanner.MIN_READY);
+  }
+
   public OperatorConfig {
     watchNamespaces = List.copyOf(watchNamespaces);
+    if (memberMinReady.isNegative()) {
+      throw new InvalidConfigException("--member-min-ready-seconds must not be negative, got "
+          + memberMinReady.toSeconds());
+    }
     if (operatorImage.filter(PLACEHOLDER_IMAGE::equals).isPresent()) {
       throw new InvalidConfigException("--operator-image (OPERATOR_IMAGE) is the placeholder '" + PLACEHOLDER_IMAGE
           + "'; set it to the image this operator runs from");

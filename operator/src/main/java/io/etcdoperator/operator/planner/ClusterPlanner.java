@@ -35,6 +35,19 @@ public final class ClusterPlanner {
       .thenComparing(ObservedMember::ready)
       .thenComparing(ObservedCluster.NEWEST_FIRST);
 
+  /** How long a restarted voter must stay Ready before the roll touches the next member (--member-min-ready-seconds). */
+  public static final Duration MIN_READY = Duration.ofSeconds(10);
+
+  private final Duration minReady;
+
+  public ClusterPlanner() {
+    this(MIN_READY);
+  }
+
+  public ClusterPlanner(Duration minReady) {
+    this.minReady = minReady;
+  }
+
   public Step next(ObservedCluster observed, int desired) {
     if (observed.clusterId().isEmpty()) {
       return bootstrap(observed, desired);
@@ -99,7 +112,7 @@ public final class ClusterPlanner {
       return learnerStep.get();
     }
     if (observed.running().size() == desired) {
-      Optional<Step> roll = Roller.next(observed, membership);
+      Optional<Step> roll = Roller.next(observed, membership, minReady);
       if (roll.isPresent()) {
         return roll.get();
       }
@@ -325,7 +338,7 @@ public final class ClusterPlanner {
         return new Wait(Reason.QUORUM_AT_RISK, "removing " + victim.name() + " now would lose quorum", LONG);
       }
       if (victim.outdated().isPresent()) {
-        return Roller.retire(victim, observed, membership);
+        return Roller.retire(victim, observed, membership, minReady);
       }
       Optional<Step> move = Roller.moveLeadershipOff(victim, observed, membership);
       return move.orElseGet(() -> new Step.RemoveMember(victim.name()));

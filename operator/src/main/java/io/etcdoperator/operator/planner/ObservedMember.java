@@ -27,7 +27,8 @@ import java.util.Optional;
  * @param nodeDown its Pod's node is not Ready (observed only for a Pod that is not ready itself)
  * @param restartsInPlace its Pod's etcd-guard follows the Pod's annotations and can restart etcd with
  *     --force-new-cluster in the same Pod, which keeps a memory member's data
- * @param podReady its own Pod (found by owner reference) reports Ready, whatever the member's condition says
+ * @param podReadySince since when its own Pod (found by owner reference) reports Ready, whatever the member's
+ *     condition says; empty while it does not
  * @param evidence since when, and at which restart count, this operator has seen the member's current sign of lost
  *     data ({@code podLost} or a {@code broken} that lost data); a destructive step needs it seen twice
  * @param unrunnable its Pod has not been able to run (Pending: unschedulable, its volume not bound) since when, and
@@ -55,7 +56,7 @@ public record ObservedMember(
     Optional<Broken> broken,
     Optional<NodeDown> nodeDown,
     boolean restartsInPlace,
-    boolean podReady,
+    Optional<Instant> podReadySince,
     Optional<Evidence> evidence,
     Optional<Unrunnable> unrunnable) {
 
@@ -101,8 +102,8 @@ public record ObservedMember(
       Optional<EndpointStatus> endpoint, String specVersion, boolean volumeBehind, Optional<Broken> broken,
       Optional<NodeDown> nodeDown, boolean restartsInPlace) {
     this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
-        memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown, restartsInPlace, ready,
-        Optional.empty(), Optional.empty());
+        memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown, restartsInPlace,
+        ready ? Optional.of(Instant.MIN) : Optional.empty(), Optional.empty(), Optional.empty());
   }
 
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
@@ -145,14 +146,14 @@ public record ObservedMember(
   public ObservedMember restarting() {
     return new ObservedMember(name, created, seed, pending, dormant, deleting, false, hasPod, voterMark, memberId,
         peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
-        restartsInPlace, false, evidence, unrunnable);
+        restartsInPlace, Optional.empty(), evidence, unrunnable);
   }
 
   /** This member with what earlier passes saw of its sign of lost data. */
   public ObservedMember withEvidence(Optional<Evidence> seen) {
     return new ObservedMember(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId,
         peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
-        restartsInPlace, podReady, seen, unrunnable);
+        restartsInPlace, podReadySince, seen, unrunnable);
   }
 
   /** Its data is gone by what this pass sees: a memory member's Pod, or its etcd container says so. */
@@ -163,6 +164,15 @@ public record ObservedMember(
   /** Ready, and (when etcd answered) running the version its spec asks for: a rolled member has settled. */
   public boolean settled() {
     return ready && endpoint.map(s -> s.version().equals(specVersion) || specVersion.isEmpty()).orElse(true);
+  }
+
+  public boolean podReady() {
+    return podReadySince.isPresent();
+  }
+
+  /** How much longer its Pod must stay Ready to have been Ready for {@code minReady} at {@code now}, if at all. */
+  public Optional<Duration> settlingFor(Instant now, Duration minReady) {
+    return podReadySince.map(since -> Duration.between(now, since.plus(minReady))).filter(Duration::isPositive);
   }
 
   public boolean isLeader() {

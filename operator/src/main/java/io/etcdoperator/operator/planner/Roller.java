@@ -4,6 +4,7 @@ import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.Step.Wait;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +20,7 @@ final class Roller {
 
   private Roller() {}
 
-  static Optional<Step> next(ObservedCluster observed, Membership membership) {
+  static Optional<Step> next(ObservedCluster observed, Membership membership, Duration minReady) {
     List<ObservedMember> outdated = observed.outdated().stream().sorted(Comparator.comparing(ObservedMember::name))
         .toList();
     if (outdated.isEmpty()) {
@@ -40,6 +41,10 @@ final class Roller {
     if (unsettled.isPresent()) {
       return Optional.of(new Wait(Reason.ROLL_WAITING_FOR_HEALTH, candidate.name() + " waits until "
           + unsettled.get().name() + " is ready on its spec version", ClusterPlanner.SHORT));
+    }
+    Optional<Step> settling = settling(candidate, observed, membership, minReady);
+    if (settling.isPresent()) {
+      return settling;
     }
     int voters = membership.voters().size();
     // a single member has no quorum to protect: restarting it is the downtime the user asked for
@@ -68,15 +73,28 @@ final class Roller {
   }
 
   /** The surplus outdated memory member goes once every other member is ready, and never while it leads. */
-  static Step retire(ObservedMember victim, ObservedCluster observed, Membership membership) {
+  static Step retire(ObservedMember victim, ObservedCluster observed, Membership membership, Duration minReady) {
     Optional<ObservedMember> unready = observed.running().stream()
         .filter(m -> !m.name().equals(victim.name()) && !m.settled()).findFirst();
     if (unready.isPresent()) {
       return new Wait(Reason.MEMBERS_NOT_READY, victim.name() + " is retired once " + unready.get().name()
           + " is ready", ClusterPlanner.SHORT);
     }
-    return moveLeadershipOff(victim, observed, membership)
+    return settling(victim, observed, membership, minReady).or(() -> moveLeadershipOff(victim, observed, membership))
         .orElseGet(() -> new Step.RetireMember(victim.name(), victim.outdated().orElseThrow()));
+  }
+
+  /**
+   * A voter Ready for less than {@code minReady} may still fall over (an OOM under load, a bad flag that bites late):
+   * no other member restarts or goes until it has stood that long.
+   */
+  private static Optional<Step> settling(ObservedMember candidate, ObservedCluster observed, Membership membership,
+      Duration minReady) {
+    return voters(observed, membership).stream().filter(m -> !m.name().equals(candidate.name()))
+        .flatMap(m -> m.settlingFor(observed.observedAt(), minReady).stream()
+            .map(left -> (Step) new Wait(Reason.ROLL_WAITING_FOR_HEALTH, candidate.name() + " waits until "
+                + m.name() + " has been ready for " + minReady.toSeconds() + " s", left)))
+        .findFirst();
   }
 
   /** MoveLeader to a settled voter, preferring one already on the target; empty when the member does not lead. */

@@ -457,6 +457,30 @@ class ClusterReconcileMockTest {
   }
 
   @Test
+  void aRestartCutByALostLeaseAfterTheMemberTookTheTargetIsRestartedByTheNextLeader() {
+    create("cutroll", 3, "");
+    converge("cutroll", 25);
+    Map<String, String> ids = memberIds("cutroll");
+    Map<String, String> pods = podUids("cutroll");
+    patchVersion("cutroll", "3.5.30");
+    leaseLost = true;
+    for (int i = 0; i < 5 && members("cutroll").stream().noneMatch(m -> "3.5.30".equals(m.getSpec().getVersion()));
+        i++) {
+      clusterPass.reconcile(NS, "cutroll");
+    }
+    assertThat(members("cutroll")).as("RestartMember's first write: one EtcdMember on the target")
+        .filteredOn(m -> "3.5.30".equals(m.getSpec().getVersion())).hasSize(1);
+    assertThat(podUids("cutroll")).as("cut before its Pod was deleted").isEqualTo(pods);
+    leaseLost = false;
+    converge("cutroll", 40);
+    assertThat(podUids("cutroll")).as("every Pod restarted, the cut member's too")
+        .allSatisfy((name, uid) -> assertThat(uid).isNotEqualTo(pods.get(name)));
+    assertThat(members("cutroll")).allMatch(m -> "3.5.30".equals(m.getStatus().getVersion()));
+    assertThat(memberIds("cutroll")).isEqualTo(ids);
+    assertThat(ready("cutroll")).isEqualTo(3);
+  }
+
+  @Test
   void aReadyMemberIsLookedAtWithoutAnyRequestAndAChangedOneGoesToTheApiServer() {
     create("quiet", 3, "");
     converge("quiet", 25);

@@ -44,6 +44,7 @@ final class Observations {
   private final List<ObservedCluster.StrandedPod> stranded = new ArrayList<>();
   private final Set<String> firstSeen = new HashSet<>();
   private final Set<String> podReady = new HashSet<>();
+  private final Map<String, Instant> readySince = new HashMap<>();
   private final Map<String, ObservedMember.Unrunnable> unrunnable = new HashMap<>();
   private ObservedCluster.Recourse recourse = ObservedCluster.Recourse.NONE;
   private final List<ObservedCluster.RetainedVolume> retained = new ArrayList<>();
@@ -231,6 +232,12 @@ final class Observations {
     return this;
   }
 
+  /** This member's Pod became Ready at {@code since} (the others long ago). */
+  Observations readySince(String name, Instant since) {
+    readySince.put(name, since);
+    return this;
+  }
+
   /** This member's Pod has not been scheduled since {@code since}; the cluster allows ten minutes. */
   Observations unschedulable(String name, Instant since) {
     unrunnable.put(name, new ObservedMember.Unrunnable("Unschedulable: 0/3 nodes are available",
@@ -283,7 +290,9 @@ final class Observations {
         m.ready(), m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory,
         lost.contains(m.name()), Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion,
         small.contains(m.name()), Optional.ofNullable(broken.get(m.name())), Optional.ofNullable(nodeDown.get(m.name())),
-        memory && guarded, m.ready() || podReady.contains(m.name()), Optional.empty(),
+        memory && guarded, Optional.ofNullable(readySince.get(m.name()))
+            .or(() -> m.ready() || podReady.contains(m.name()) ? Optional.of(Instant.MIN) : Optional.empty()),
+        Optional.empty(),
         Optional.ofNullable(unrunnable.get(m.name())));
     return seen.showsLoss() ? seen.withEvidence(Optional.of(evidence(seen))) : seen;
   }

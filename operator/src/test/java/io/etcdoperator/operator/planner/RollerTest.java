@@ -8,6 +8,8 @@ import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
@@ -73,6 +75,30 @@ class RollerTest {
     }
 
     @Test
+    void theNextMemberWaitsUntilTheRestartedOneHasBeenReadyForTheMinimum() {
+      Instant now = Instant.parse("2026-11-27T12:00:00Z");
+      Observations o = threeVoters().leader("demo-a").readySince("demo-b", now.minusSeconds(4))
+          .outdated("demo-c", VERSION).at(now);
+      Step step = next(o, 3);
+      assertThat(step).isEqualTo(new Step.Wait(Reason.ROLL_WAITING_FOR_HEALTH,
+          "demo-c waits until demo-b has been ready for 10 s", Duration.ofSeconds(6)));
+      assertThat(next(o.at(now.plusSeconds(6)), 3)).isEqualTo(new Step.RestartMember("demo-c", VERSION));
+      assertThat(new ClusterPlanner(Duration.ZERO).next(o.at(now).build(), 3))
+          .as("no window asked").isEqualTo(new Step.RestartMember("demo-c", VERSION));
+    }
+
+    @Test
+    void aRestartedMemberThatFallsOverInsideTheWindowStopsTheRoll() {
+      Instant now = Instant.parse("2026-11-27T12:00:00Z");
+      Observations o = cluster().voter("demo-a").unreadyVoter("demo-b").voter("demo-c").leader("demo-a")
+          .broken("demo-b", false).outdated("demo-c", VERSION)
+          .at(now);
+      Step step = next(o, 3);
+      assertThat(step).isInstanceOf(Step.Wait.class);
+      assertThat(((Step.Wait) step).detail()).startsWith("the roll stops: ");
+    }
+
+    @Test
     void aSingleMemberRestartsSinceThereIsNoQuorumToProtect() {
       Observations o = cluster().voter("demo-a").leader("demo-a").outdated("demo-a", RestartReason.SPEC_CHANGED);
       assertThat(next(o, 1)).isEqualTo(new Step.RestartMember("demo-a", RestartReason.SPEC_CHANGED));
@@ -112,6 +138,15 @@ class RollerTest {
       Observations o = threeVoters().voter("demo-d").memory().leader("demo-c").outdated("demo-a", VERSION)
           .outdated("demo-c", VERSION);
       assertThat(next(o, 3)).isEqualTo(new Step.MoveLeader("demo-c", "demo-b", id("demo-b")));
+    }
+
+    @Test
+    void retiringWaitsUntilTheReplacementHasBeenReadyForTheMinimum() {
+      Instant now = Instant.parse("2026-11-27T12:00:00Z");
+      Observations o = threeVoters().voter("demo-d").memory().leader("demo-a").outdated("demo-c", VERSION)
+          .readySince("demo-d", now.minusSeconds(1)).at(now);
+      assertThat(next(o, 3)).isEqualTo(new Step.Wait(Reason.ROLL_WAITING_FOR_HEALTH,
+          "demo-c waits until demo-d has been ready for 10 s", Duration.ofSeconds(9)));
     }
 
     @Test
