@@ -43,6 +43,8 @@ public final class E2eEnvironment implements AutoCloseable {
   public static final String OPERATOR_IMAGE = "ghcr.io/etcd-operator-java/etcd-operator:e2e";
   /** The same image under another tag: an operator upgrade that renders member Pods with another agent image. */
   public static final String OPERATOR_IMAGE_NEXT = "ghcr.io/etcd-operator-java/etcd-operator:e2e-next";
+  /** The chart's memberMinReadySeconds in the e2e run: short, so rolls still wait but the run does not. */
+  public static final int MEMBER_MIN_READY_SECONDS = 3;
   public static final ResourceDefinitionContext CLUSTERS = kind("etcdclusters", "EtcdCluster");
   public static final ResourceDefinitionContext MEMBERS = kind("etcdmembers", "EtcdMember");
   public static final String CLUSTER_LABEL = "etcd-operator.cozystack.io/cluster";
@@ -160,7 +162,9 @@ public final class E2eEnvironment implements AutoCloseable {
     run(WORK.resolve("helm.log"), List.of(helm(), "install", "etcd-operator", ROOT.resolve("charts/etcd-operator")
         .toString(), "--kubeconfig", kube.kubeconfig().toString(), "--namespace", OperatorPod.NAMESPACE,
         "--create-namespace", "--skip-crds", "--set", "crds.install=false", "--set", "image.tag=" + OPERATOR_IMAGE.substring(
-            OPERATOR_IMAGE.lastIndexOf(':') + 1), "--set", "extraArgs={--cluster-domain=cluster.local}"),
+            OPERATOR_IMAGE.lastIndexOf(':') + 1), "--set", "extraArgs={--cluster-domain=cluster.local}",
+        // the default 10 s wait between the members of a roll cost about 40 s per roll-heavy class (docs/testing.md)
+        "--set", "memberMinReadySeconds=" + MEMBER_MIN_READY_SECONDS),
         Map.of("HOME", WORK.resolve("helm-home").toString()));
     pod = new OperatorPod(client, kube.workDir().resolve("nodes/pods"));
     pod.scale(1, Duration.ofMinutes(3));
@@ -304,7 +308,7 @@ public final class E2eEnvironment implements AutoCloseable {
     operatorStarts++;
     List<String> args = new ArrayList<>(List.of("--metrics-bind-address", "127.0.0.1:0",
         "--health-probe-bind-address", "127.0.0.1:0", "--cluster-domain", "cluster.local",
-        "--operator-image", OPERATOR_IMAGE));
+        "--operator-image", OPERATOR_IMAGE, "--member-min-ready-seconds", String.valueOf(MEMBER_MIN_READY_SECONDS)));
     if (!image) {
       // agent Pods run the host jar then; the image's own tools are at its default /opt/etcd-tools
       args.addAll(List.of("--etcd-tools-dir", etcdTools(work).toString()));
