@@ -44,7 +44,7 @@ public final class E2eEnvironment implements AutoCloseable {
   /** The same image under another tag: an operator upgrade that renders member Pods with another agent image. */
   public static final String OPERATOR_IMAGE_NEXT = "ghcr.io/etcd-operator-java/etcd-operator:e2e-next";
   /** The chart's memberMinReadySeconds in the e2e run: short, so rolls still wait but the run does not. */
-  public static final int MEMBER_MIN_READY_SECONDS = 3;
+  public static final int MEMBER_MIN_READY_SECONDS = Integer.getInteger("e2e.minReadySeconds", 3);
   public static final ResourceDefinitionContext CLUSTERS = kind("etcdclusters", "EtcdCluster");
   public static final ResourceDefinitionContext MEMBERS = kind("etcdmembers", "EtcdMember");
   public static final String CLUSTER_LABEL = "etcd-operator.cozystack.io/cluster";

@@ -414,7 +414,7 @@ public class ClusterObserver {
         MemberPods.broken(pod),
         nodeDown,
         EtcdGuard.restartsInPlace(pod),
-        PodScheduling.readySince(pod),
+        PodScheduling.readyPod(pod),
         Optional.empty(),
         unrunnable);
   }

@@ -3,9 +3,12 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.resources.MemberPods;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -34,11 +37,26 @@ final class PodScheduling {
                 .orElse(pod.getMetadata().getCreationTimestamp())), allowed));
   }
 
-  /** When a Ready Pod became Ready (long ago when the kubelet gave no time). */
-  static Optional<Instant> readySince(Pod pod) {
-    return Optional.ofNullable(pod).filter(MemberPods::ready).flatMap(p -> p.getStatus().getConditions().stream()
-        .filter(c -> "Ready".equals(c.getType())).findFirst())
-        .map(c -> c.getLastTransitionTime() == null ? Instant.MIN : Instant.parse(c.getLastTransitionTime()));
+  /**
+   * A Ready Pod: since the later of its Ready transition and its etcd container's current start (a restart between
+   * two status reports leaves Ready as it was), and that container's restarts. A time the kubelet left out is long ago.
+   */
+  static Optional<ObservedMember.ReadyPod> readyPod(Pod pod) {
+    if (pod == null || !MemberPods.ready(pod)) {
+      return Optional.empty();
+    }
+    Instant ready = pod.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst()
+        .map(c -> time(c.getLastTransitionTime())).orElse(Instant.MIN);
+    Optional<ContainerStatus> etcd = Optional.ofNullable(pod.getStatus().getContainerStatuses()).stream()
+        .flatMap(List::stream).filter(c -> MemberPods.CONTAINER.equals(c.getName())).findFirst();
+    Instant started = etcd.map(ContainerStatus::getState).map(ContainerState::getRunning)
+        .map(r -> time(r.getStartedAt())).orElse(Instant.MIN);
+    int restarts = etcd.map(ContainerStatus::getRestartCount).orElse(0);
+    return Optional.of(new ObservedMember.ReadyPod(ready.isAfter(started) ? ready : started, restarts));
+  }
+
+  private static Instant time(String timestamp) {
+    return timestamp == null ? Instant.MIN : Instant.parse(timestamp);
   }
 
   static Duration progressDeadline(EtcdCluster cluster) {

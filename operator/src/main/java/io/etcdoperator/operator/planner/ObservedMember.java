@@ -27,8 +27,8 @@ import java.util.Optional;
  * @param nodeDown its Pod's node is not Ready (observed only for a Pod that is not ready itself)
  * @param restartsInPlace its Pod's etcd-guard follows the Pod's annotations and can restart etcd with
  *     --force-new-cluster in the same Pod, which keeps a memory member's data
- * @param podReadySince since when its own Pod (found by owner reference) reports Ready, whatever the member's
- *     condition says; empty while it does not
+ * @param readyPod its own Pod (found by owner reference) reports Ready, whatever the member's condition says: since
+ *     when, and how often its etcd container restarted in it; empty while it is not Ready
  * @param evidence since when, and at which restart count, this operator has seen the member's current sign of lost
  *     data ({@code podLost} or a {@code broken} that lost data); a destructive step needs it seen twice
  * @param unrunnable its Pod has not been able to run (Pending: unschedulable, its volume not bound) since when, and
@@ -56,7 +56,7 @@ public record ObservedMember(
     Optional<Broken> broken,
     Optional<NodeDown> nodeDown,
     boolean restartsInPlace,
-    Optional<Instant> podReadySince,
+    Optional<ReadyPod> readyPod,
     Optional<Evidence> evidence,
     Optional<Unrunnable> unrunnable) {
 
@@ -86,6 +86,14 @@ public record ObservedMember(
     }
   }
 
+  /**
+   * A Ready Pod: Ready since {@code since} (the later of the Ready condition's transition and the start of its etcd
+   * container's current run), its etcd container restarted {@code restarts} times in this Pod.
+   */
+  public record ReadyPod(Instant since, int restarts) {
+    public static final ReadyPod LONG_AGO = new ReadyPod(Instant.MIN, 0);
+  }
+
   /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */
   public record NodeDown(String node, Instant since) {}
 
@@ -103,7 +111,7 @@ public record ObservedMember(
       Optional<NodeDown> nodeDown, boolean restartsInPlace) {
     this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
         memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown, restartsInPlace,
-        ready ? Optional.of(Instant.MIN) : Optional.empty(), Optional.empty(), Optional.empty());
+        ready ? Optional.of(ReadyPod.LONG_AGO) : Optional.empty(), Optional.empty(), Optional.empty());
   }
 
   public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
@@ -153,7 +161,7 @@ public record ObservedMember(
   public ObservedMember withEvidence(Optional<Evidence> seen) {
     return new ObservedMember(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId,
         peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
-        restartsInPlace, podReadySince, seen, unrunnable);
+        restartsInPlace, readyPod, seen, unrunnable);
   }
 
   /** Its data is gone by what this pass sees: a memory member's Pod, or its etcd container says so. */
@@ -167,12 +175,7 @@ public record ObservedMember(
   }
 
   public boolean podReady() {
-    return podReadySince.isPresent();
-  }
-
-  /** How much longer its Pod must stay Ready to have been Ready for {@code minReady} at {@code now}, if at all. */
-  public Optional<Duration> settlingFor(Instant now, Duration minReady) {
-    return podReadySince.map(since -> Duration.between(now, since.plus(minReady))).filter(Duration::isPositive);
+    return readyPod.isPresent();
   }
 
   public boolean isLeader() {

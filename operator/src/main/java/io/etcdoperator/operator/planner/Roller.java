@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The roll of members whose Pod is not what the latched target builds. One member at a time: members that are down
@@ -17,6 +18,9 @@ import java.util.Optional;
  * loses the data. See docs/operations.md#rolling.
  */
 final class Roller {
+
+  /** How long a voter whose etcd restarted in its current Pod stays Ready before the roll goes on. */
+  static final Duration RESTARTED_MIN_READY = Duration.ofMinutes(5);
 
   private Roller() {}
 
@@ -86,15 +90,29 @@ final class Roller {
 
   /**
    * A voter Ready for less than {@code minReady} may still fall over (an OOM under load, a bad flag that bites late):
-   * no other member restarts or goes until it has stood that long.
+   * no other member restarts or goes until it has stood that long; one whose etcd restarted in its current Pod, for
+   * {@link #RESTARTED_MIN_READY}. {@code minReady} zero turns both off.
    */
   private static Optional<Step> settling(ObservedMember candidate, ObservedCluster observed, Membership membership,
       Duration minReady) {
+    if (minReady.isZero()) {
+      return Optional.empty();
+    }
     return voters(observed, membership).stream().filter(m -> !m.name().equals(candidate.name()))
-        .flatMap(m -> m.settlingFor(observed.observedAt(), minReady).stream()
-            .map(left -> (Step) new Wait(Reason.ROLL_WAITING_FOR_HEALTH, candidate.name() + " waits until "
-                + m.name() + " has been ready for " + minReady.toSeconds() + " s", left)))
+        .flatMap(m -> m.readyPod().stream().flatMap(pod -> {
+          Duration needed = pod.restarts() == 0 ? minReady : max(minReady, RESTARTED_MIN_READY);
+          Duration left = Duration.between(observed.observedAt(), pod.since().plus(needed));
+          String restarted = pod.restarts() == 0 ? ""
+              : ": its etcd restarted in this Pod (restarts: " + pod.restarts() + ")";
+          return left.isPositive() ? Stream.of((Step) new Wait(Reason.ROLL_WAITING_FOR_HEALTH, candidate.name()
+              + " waits until " + m.name() + " has been ready for " + needed.toSeconds() + " s" + restarted, left))
+              : Stream.<Step>empty();
+        }))
         .findFirst();
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /** MoveLeader to a settled voter, preferring one already on the target; empty when the member does not lead. */

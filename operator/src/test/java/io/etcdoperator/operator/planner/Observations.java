@@ -44,7 +44,7 @@ final class Observations {
   private final List<ObservedCluster.StrandedPod> stranded = new ArrayList<>();
   private final Set<String> firstSeen = new HashSet<>();
   private final Set<String> podReady = new HashSet<>();
-  private final Map<String, Instant> readySince = new HashMap<>();
+  private final Map<String, ObservedMember.ReadyPod> readyPods = new HashMap<>();
   private final Map<String, ObservedMember.Unrunnable> unrunnable = new HashMap<>();
   private ObservedCluster.Recourse recourse = ObservedCluster.Recourse.NONE;
   private final List<ObservedCluster.RetainedVolume> retained = new ArrayList<>();
@@ -234,7 +234,12 @@ final class Observations {
 
   /** This member's Pod became Ready at {@code since} (the others long ago). */
   Observations readySince(String name, Instant since) {
-    readySince.put(name, since);
+    return readySince(name, since, 0);
+  }
+
+  /** ... after its etcd container restarted {@code restarts} times in it. */
+  Observations readySince(String name, Instant since, int restarts) {
+    readyPods.put(name, new ObservedMember.ReadyPod(since, restarts));
     return this;
   }
 
@@ -290,8 +295,8 @@ final class Observations {
         m.ready(), m.hasPod(), m.voterMark(), m.memberId(), m.peerUrl(), m.controlled(), memory,
         lost.contains(m.name()), Optional.ofNullable(outdated.get(m.name())), endpoint, specVersion,
         small.contains(m.name()), Optional.ofNullable(broken.get(m.name())), Optional.ofNullable(nodeDown.get(m.name())),
-        memory && guarded, Optional.ofNullable(readySince.get(m.name()))
-            .or(() -> m.ready() || podReady.contains(m.name()) ? Optional.of(Instant.MIN) : Optional.empty()),
+        memory && guarded, Optional.ofNullable(readyPods.get(m.name())).or(() -> m.ready()
+            || podReady.contains(m.name()) ? Optional.of(ObservedMember.ReadyPod.LONG_AGO) : Optional.empty()),
         Optional.empty(),
         Optional.ofNullable(unrunnable.get(m.name())));
     return seen.showsLoss() ? seen.withEvidence(Optional.of(evidence(seen))) : seen;
