@@ -39,7 +39,7 @@ final class PodScheduling {
 
   /**
    * A Ready Pod: since the later of its Ready transition and its etcd container's current start (a restart between
-   * two status reports leaves Ready as it was), and that container's restarts. A time the kubelet left out is long ago.
+   * two status reports leaves Ready as it was), and whether its last run was OOM-killed. A missing time is long ago.
    */
   static Optional<ObservedMember.ReadyPod> readyPod(Pod pod) {
     if (pod == null || !MemberPods.ready(pod)) {
@@ -51,8 +51,9 @@ final class PodScheduling {
         .flatMap(List::stream).filter(c -> MemberPods.CONTAINER.equals(c.getName())).findFirst();
     Instant started = etcd.map(ContainerStatus::getState).map(ContainerState::getRunning)
         .map(r -> time(r.getStartedAt())).orElse(Instant.MIN);
-    int restarts = etcd.map(ContainerStatus::getRestartCount).orElse(0);
-    return Optional.of(new ObservedMember.ReadyPod(ready.isAfter(started) ? ready : started, restarts));
+    boolean oomKilled = etcd.map(ContainerStatus::getLastState).map(ContainerState::getTerminated)
+        .filter(t -> "OOMKilled".equals(t.getReason())).isPresent();
+    return Optional.of(new ObservedMember.ReadyPod(ready.isAfter(started) ? ready : started, oomKilled));
   }
 
   private static Instant time(String timestamp) {

@@ -28,7 +28,7 @@ import java.util.Optional;
  * @param restartsInPlace its Pod's etcd-guard follows the Pod's annotations and can restart etcd with
  *     --force-new-cluster in the same Pod, which keeps a memory member's data
  * @param readyPod its own Pod (found by owner reference) reports Ready, whatever the member's condition says: since
- *     when, and how often its etcd container restarted in it; empty while it is not Ready
+ *     when, and whether its etcd was OOM-killed in it before; empty while it is not Ready
  * @param evidence since when, and at which restart count, this operator has seen the member's current sign of lost
  *     data ({@code podLost} or a {@code broken} that lost data); a destructive step needs it seen twice
  * @param unrunnable its Pod has not been able to run (Pending: unschedulable, its volume not bound) since when, and
@@ -88,10 +88,10 @@ public record ObservedMember(
 
   /**
    * A Ready Pod: Ready since {@code since} (the later of the Ready condition's transition and the start of its etcd
-   * container's current run), its etcd container restarted {@code restarts} times in this Pod.
+   * container's current run); {@code oomKilled}: that container's last run in this Pod ended OOMKilled.
    */
-  public record ReadyPod(Instant since, int restarts) {
-    public static final ReadyPod LONG_AGO = new ReadyPod(Instant.MIN, 0);
+  public record ReadyPod(Instant since, boolean oomKilled) {
+    public static final ReadyPod LONG_AGO = new ReadyPod(Instant.MIN, false);
   }
 
   /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */

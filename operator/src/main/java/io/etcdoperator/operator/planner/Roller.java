@@ -19,8 +19,8 @@ import java.util.stream.Stream;
  */
 final class Roller {
 
-  /** How long a voter whose etcd restarted in its current Pod stays Ready before the roll goes on. */
-  static final Duration RESTARTED_MIN_READY = Duration.ofMinutes(5);
+  /** How long a voter whose etcd was OOM-killed in its current Pod stays Ready before the roll goes on. */
+  static final Duration OOM_KILLED_MIN_READY = Duration.ofMinutes(5);
 
   private Roller() {}
 
@@ -90,8 +90,8 @@ final class Roller {
 
   /**
    * A voter Ready for less than {@code minReady} may still fall over (an OOM under load, a bad flag that bites late):
-   * no other member restarts or goes until it has stood that long; one whose etcd restarted in its current Pod, for
-   * {@link #RESTARTED_MIN_READY}. {@code minReady} zero turns both off.
+   * no other member restarts or goes until it has stood that long; one whose etcd was OOM-killed in its current Pod,
+   * for {@link #OOM_KILLED_MIN_READY} (failed first starts, say while peers change TLS, do not count). Zero: no wait.
    */
   private static Optional<Step> settling(ObservedMember candidate, ObservedCluster observed, Membership membership,
       Duration minReady) {
@@ -100,10 +100,9 @@ final class Roller {
     }
     return voters(observed, membership).stream().filter(m -> !m.name().equals(candidate.name()))
         .flatMap(m -> m.readyPod().stream().flatMap(pod -> {
-          Duration needed = pod.restarts() == 0 ? minReady : max(minReady, RESTARTED_MIN_READY);
+          Duration needed = pod.oomKilled() ? max(minReady, OOM_KILLED_MIN_READY) : minReady;
           Duration left = Duration.between(observed.observedAt(), pod.since().plus(needed));
-          String restarted = pod.restarts() == 0 ? ""
-              : ": its etcd restarted in this Pod (restarts: " + pod.restarts() + ")";
+          String restarted = pod.oomKilled() ? ": its etcd was OOM-killed in this Pod" : "";
           return left.isPositive() ? Stream.of((Step) new Wait(Reason.ROLL_WAITING_FOR_HEALTH, candidate.name()
               + " waits until " + m.name() + " has been ready for " + needed.toSeconds() + " s" + restarted, left))
               : Stream.<Step>empty();

@@ -73,6 +73,13 @@ class LeanPodsTest {
             new PodConditionBuilder().withType("Ready").withStatus("True").build()).withContainerStatuses(
             new ContainerStatusBuilder().withName(MemberPods.CONTAINER).withReady(true).withRestartCount(0)
                 .withNewState().withNewRunning().endRunning().endState().build()).build()),
+        Map.entry("ready-again-after-oom", new PodStatusBuilder().withPhase("Running").withConditions(
+            new PodConditionBuilder().withType("Ready").withStatus("True")
+                .withLastTransitionTime("2026-11-27T10:00:05Z").build()).withContainerStatuses(
+            new ContainerStatusBuilder().withName(MemberPods.CONTAINER).withReady(true).withRestartCount(1)
+                .withNewState().withNewRunning().withStartedAt("2026-11-27T10:00:20Z").endRunning().endState()
+                .withNewLastState().withNewTerminated().withExitCode(137).withReason("OOMKilled").endTerminated()
+                .endLastState().build()).build()),
         Map.entry("crash-looping", new PodStatusBuilder().withPhase("Running").withContainerStatuses(
             new ContainerStatusBuilder().withName(MemberPods.CONTAINER).withReady(false).withRestartCount(4)
                 .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState()
@@ -95,7 +102,8 @@ class LeanPodsTest {
 
     List<Function<Pod, Object>> judgements = List.of(MemberPods::ready, MemberPods::running, MemberPods::failed,
         MemberPods::broken, p -> MemberPods.podLost(c.member(), p), EtcdGuard::restartsInPlace,
-        p -> PodScheduling.unrunnable(p, Duration.ofMinutes(10)), p -> RecoveryRequest.carriedOut(c.member(), p),
+        p -> PodScheduling.unrunnable(p, Duration.ofMinutes(10)), PodScheduling::readyPod,
+        p -> RecoveryRequest.carriedOut(c.member(), p),
         p -> ClusterObserver.seedStartsNew(c.member(), p, true),
         p -> ClusterObserver.seedStartsNew(c.member(), p, false),
         p -> p.getSpec().getNodeName(), p -> p.getMetadata(), p -> p.getStatus());

@@ -234,12 +234,12 @@ final class Observations {
 
   /** This member's Pod became Ready at {@code since} (the others long ago). */
   Observations readySince(String name, Instant since) {
-    return readySince(name, since, 0);
+    return readySince(name, since, false);
   }
 
-  /** ... after its etcd container restarted {@code restarts} times in it. */
-  Observations readySince(String name, Instant since, int restarts) {
-    readyPods.put(name, new ObservedMember.ReadyPod(since, restarts));
+  /** ... after its etcd was OOM-killed in it ({@code oomKilled}). */
+  Observations readySince(String name, Instant since, boolean oomKilled) {
+    readyPods.put(name, new ObservedMember.ReadyPod(since, oomKilled));
     return this;
   }
 

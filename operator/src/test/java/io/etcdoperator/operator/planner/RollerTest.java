@@ -88,12 +88,12 @@ class RollerTest {
     }
 
     @Test
-    void aMemberWhoseEtcdRestartedInItsPodMustStandFiveMinutesBeforeTheRollGoesOn() {
+    void aMemberWhoseEtcdWasOomKilledInItsPodMustStandFiveMinutesBeforeTheRollGoesOn() {
       Instant now = Instant.parse("2026-11-27T12:00:00Z");
-      Observations o = threeVoters().leader("demo-a").readySince("demo-b", now.minusSeconds(60), 1)
+      Observations o = threeVoters().leader("demo-a").readySince("demo-b", now.minusSeconds(60), true)
           .outdated("demo-c", VERSION).at(now);
       assertThat(next(o, 3)).isEqualTo(new Step.Wait(Reason.ROLL_WAITING_FOR_HEALTH, "demo-c waits until demo-b has "
-          + "been ready for 300 s: its etcd restarted in this Pod (restarts: 1)", Duration.ofSeconds(240)));
+          + "been ready for 300 s: its etcd was OOM-killed in this Pod", Duration.ofSeconds(240)));
       assertThat(next(o.at(now.plusSeconds(240)), 3)).isEqualTo(new Step.RestartMember("demo-c", VERSION));
       assertThat(new ClusterPlanner(Duration.ZERO).next(o.at(now).build(), 3)).as("the wait turned off")
           .isEqualTo(new Step.RestartMember("demo-c", VERSION));
