@@ -156,7 +156,7 @@ public final class ClusterPlanner {
     if (!LossProof.proven(member, observed.observedAt())) {
       return Optional.of(new Wait(reason, LossProof.awaiting(member), LossProof.WINDOW));
     }
-    if (!quorumSurvivesRemoval(member, observed, membership)) {
+    if (!observed.quorumSurvivesRemoval(member, membership)) {
       return Optional.of(new Wait(Reason.QUORUM_AT_RISK, (broken.isPresent() ? "broken" : "lost") + " member "
           + member.name() + " cannot be removed without losing quorum", LONG));
     }
@@ -271,7 +271,7 @@ public final class ClusterPlanner {
 
   private Optional<Step> promoteLearners(ObservedCluster observed, Membership membership, int desired) {
     for (Member learner : membership.learners()) {
-      Optional<ObservedMember> owner = ownerOf(learner, observed);
+      Optional<ObservedMember> owner = observed.ownerOf(learner);
       if (owner.isEmpty()) {
         continue; // orphans were removed before this check
       }
@@ -302,11 +302,11 @@ public final class ClusterPlanner {
 
   private Optional<Step> removeOrphans(ObservedCluster observed, Membership membership) {
     for (Member member : membership.members()) {
-      if (ownerOf(member, observed).isPresent()) {
+      if (observed.ownerOf(member).isPresent()) {
         continue;
       }
       int voters = membership.voters().size();
-      int readyVoters = readyVoters(observed, membership);
+      int readyVoters = observed.readyVoters(membership);
       if (member.learner() || Quorum.holds(readyVoters, voters - 1)) {
         return Optional.of(new Step.RemoveOrphan(member.id(), member.name()));
       }
@@ -334,7 +334,7 @@ public final class ClusterPlanner {
         return new Step.Pause(running.get(0).name());
       }
       ObservedMember victim = running.stream().sorted(VICTIM_ORDER).findFirst().orElseThrow();
-      if (!quorumSurvivesRemoval(victim, observed, membership)) {
+      if (!observed.quorumSurvivesRemoval(victim, membership)) {
         return new Wait(Reason.QUORUM_AT_RISK, "removing " + victim.name() + " now would lose quorum", LONG);
       }
       if (victim.outdated().isPresent()) {
@@ -349,30 +349,6 @@ public final class ClusterPlanner {
           + running.size() + " members not ready", MEDIUM));
     }
     return new Step.Converged(Reason.RECONCILED);
-  }
-
-  static boolean quorumSurvivesRemoval(ObservedMember victim, ObservedCluster observed, Membership membership) {
-    Optional<Member> inEtcd = victim.entryIn(membership);
-    if (inEtcd.isEmpty() || inEtcd.get().learner()) {
-      return true;
-    }
-    int votersAfter = membership.voters().size() - 1;
-    int readyAfter = readyVoters(observed, membership) - (victim.ready() ? 1 : 0);
-    return Quorum.holds(readyAfter, votersAfter);
-  }
-
-  /** Running, ready EtcdMembers whose etcd entry is a voter. */
-  public static int readyVoters(ObservedCluster observed, Membership membership) {
-    return (int) observed.running().stream()
-        .filter(ObservedMember::ready)
-        .filter(m -> m.votesIn(membership))
-        .count();
-  }
-
-  static Optional<ObservedMember> ownerOf(Member member, ObservedCluster observed) {
-    return observed.members().stream()
-        .filter(m -> member.peerUrls().contains(m.peerUrl()) || (member.started() && member.name().equals(m.name())))
-        .findFirst();
   }
 
   private static Step unreachable(EtcdView view) {

@@ -59,7 +59,7 @@ public final class InitialCluster {
     if (member.started()) {
       return member.name();
     }
-    return ClusterPlanner.ownerOf(member, observed)
+    return observed.ownerOf(member)
         .map(ObservedMember::name)
         .orElseGet(() -> member.peerUrls().get(0).getHost().split("\\.")[0]);
   }

@@ -49,7 +49,7 @@ final class NodeLoss {
       return Optional.of(new Step.Wait(Reason.NODE_NOT_READY, what + "; replaced after " + GRACE.toSeconds()
           + " s while quorum allows", left.compareTo(ClusterPlanner.LONG) < 0 ? left : ClusterPlanner.LONG));
     }
-    if (!ClusterPlanner.quorumSurvivesRemoval(member, observed, membership)) {
+    if (!observed.quorumSurvivesRemoval(member, membership)) {
       return Optional.of(new Step.Wait(Reason.QUORUM_AT_RISK, what + "; it cannot be removed without losing quorum",
           ClusterPlanner.LONG));
     }
@@ -78,7 +78,7 @@ final class NodeLoss {
       return Optional.of(new Step.Wait(Reason.POD_UNSCHEDULABLE, what + "; replaced after "
           + pending.allowed().toSeconds() + " s (progressDeadlineSeconds) while quorum allows", ClusterPlanner.LONG));
     }
-    if (!ClusterPlanner.quorumSurvivesRemoval(member, observed, membership)) {
+    if (!observed.quorumSurvivesRemoval(member, membership)) {
       return Optional.of(new Step.Wait(Reason.QUORUM_AT_RISK, what + "; it cannot be removed without losing quorum",
           ClusterPlanner.LONG));
     }

@@ -1,6 +1,8 @@
 package io.etcdoperator.operator.planner;
 
 import io.etcdoperator.etcd.ClusterId;
+import io.etcdoperator.etcd.Member;
+import io.etcdoperator.etcd.Membership;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -91,6 +93,28 @@ public record ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember
   public ObservedCluster(Optional<ClusterId> clusterId, List<ObservedMember> members, EtcdView etcd, AuthView auth,
       Maintenance maintenance) {
     this(clusterId, members, etcd, auth, maintenance, Instant.EPOCH);
+  }
+
+  /** Running, ready EtcdMembers whose etcd entry is a voter. */
+  public int readyVoters(Membership membership) {
+    return (int) running().stream().filter(ObservedMember::ready).filter(m -> m.votesIn(membership)).count();
+  }
+
+  /** Whether the ready voters left after {@code victim} leaves etcd still make a majority of the voters left. */
+  public boolean quorumSurvivesRemoval(ObservedMember victim, Membership membership) {
+    Optional<Member> inEtcd = victim.entryIn(membership);
+    if (inEtcd.isEmpty() || inEtcd.get().learner()) {
+      return true;
+    }
+    int readyAfter = readyVoters(membership) - (victim.ready() ? 1 : 0);
+    return Quorum.holds(readyAfter, membership.voters().size() - 1);
+  }
+
+  /** The EtcdMember behind an entry of etcd's member list: by peer URL, or by name once it started. */
+  public Optional<ObservedMember> ownerOf(Member member) {
+    return members.stream()
+        .filter(m -> member.peerUrls().contains(m.peerUrl()) || (member.started() && member.name().equals(m.name())))
+        .findFirst();
   }
 
   public List<ObservedMember> running() {

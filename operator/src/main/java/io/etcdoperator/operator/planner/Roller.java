@@ -52,7 +52,7 @@ final class Roller {
     }
     int voters = membership.voters().size();
     // a single member has no quorum to protect: restarting it is the downtime the user asked for
-    if (voters > 1 && !Quorum.holds(ClusterPlanner.readyVoters(observed, membership) - 1, voters)) {
+    if (voters > 1 && !Quorum.holds(observed.readyVoters(membership) - 1, voters)) {
       return Optional.of(new Wait(Reason.QUORUM_AT_RISK, "restarting " + candidate.name() + " now would lose quorum",
           ClusterPlanner.LONG));
     }
@@ -69,7 +69,7 @@ final class Roller {
     if (!member.memory()) {
       return new Step.RestartMember(member.name(), member.outdated().orElseThrow());
     }
-    if (!ClusterPlanner.quorumSurvivesRemoval(member, observed, membership)) {
+    if (!observed.quorumSurvivesRemoval(member, membership)) {
       return new Wait(Reason.QUORUM_AT_RISK, "removing " + member.name() + " now would lose quorum",
           ClusterPlanner.LONG);
     }

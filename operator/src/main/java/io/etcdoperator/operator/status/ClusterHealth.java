@@ -2,7 +2,6 @@ package io.etcdoperator.operator.status;
 
 import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.etcd.Membership;
-import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
@@ -52,7 +51,7 @@ public final class ClusterHealth {
     Membership membership = observed.etcd() instanceof EtcdView.Reached r ? r.membership() : null;
     int voters = membership != null ? membership.voters().size() : (int) running.stream().filter(ObservedMember::voterMark).count();
     int learners = membership != null ? membership.learners().size() : 0;
-    int readyVoters = membership == null ? observed.readyRunning() : ClusterPlanner.readyVoters(observed, membership);
+    int readyVoters = membership == null ? observed.readyRunning() : observed.readyVoters(membership);
     int ready = readyVoters;
     String counts = ready + "/" + desired + " members ready";
     Verdict available = paused ? new Verdict(false, Reason.PAUSED, pausedMessage(observed, formed))
