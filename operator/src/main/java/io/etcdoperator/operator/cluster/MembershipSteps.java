@@ -8,8 +8,6 @@ import io.etcdoperator.etcd.Member;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.EtcdView;
-import io.etcdoperator.operator.planner.InitialCluster;
-import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.MemberMaterial;
@@ -46,25 +44,22 @@ final class MembershipSteps {
       Optional<MemberMaterial> material) {
     EtcdMember m = members.create(cluster, false, material);
     Outcome created = Outcome.reported(events, cluster, s.reason(), "created member " + name(m) + " for scale-up");
+    if (s.addAtOnce().isEmpty() || observation.etcd().isEmpty()) {
+      return created;
+    }
     lease.ensureHeld(); // the learner add is a membership change: only the Lease's holder makes it
-    return addAtOnce(cluster, m, observation).orElse(created);
+    String initialCluster = s.addAtOnce().get().with(name(m), Names.peerUrl(m));
+    return addAtOnce(cluster, new Step.AddLearner(name(m), Names.peerUrl(m), initialCluster),
+        observation.etcd().get()).orElse(created);
   }
 
   /**
    * The new member's MemberAddAsLearner in the step that created it, as the planner's next pass would do (etcd has
    * no learner in flight); a pass sooner. Refused or failed, the member stays pending and the planner adds it.
    */
-  private Optional<Outcome> addAtOnce(EtcdCluster cluster, EtcdMember m, ClusterObserver.Observation observation) {
-    if (observation.etcd().isEmpty()
-        || !(observation.cluster().etcd() instanceof EtcdView.Reached reached)
-        || !reached.membership().learners().isEmpty()) {
-      return Optional.empty();
-    }
-    String initialCluster = InitialCluster.afterAdding(reached.membership(),
-        observation.cluster(), name(m), Names.peerUrl(m));
+  private Optional<Outcome> addAtOnce(EtcdCluster cluster, Step.AddLearner add, EtcdAdmin etcd) {
     try {
-      Outcome added = addLearner(cluster, new Step.AddLearner(name(m), Names.peerUrl(m), initialCluster),
-          observation.etcd().get());
+      Outcome added = addLearner(cluster, add, etcd);
       return added.reason() == Reason.LEARNER_ADDED ? Optional.of(added) : Optional.empty();
     } catch (EtcdException e) {
       return Optional.empty();
@@ -88,12 +83,10 @@ final class MembershipSteps {
     }
   }
 
-  /** Straight to the leader when this pass saw one: only it decides, and a follower may not forward it well. */
+  /** Straight to the leader the planner named: only it decides, and a follower may not forward it well. */
   Outcome promote(EtcdCluster cluster, Step.PromoteLearner s, ClusterObserver.Observation observation) {
     EtcdAdmin etcd = observation.etcd().orElseThrow();
-    Optional<URI> leader = observation.cluster().members().stream()
-        .filter(ObservedMember::isLeader).findFirst()
-        .flatMap(m -> observation.member(m.name())).map(Names::clientUrl);
+    Optional<URI> leader = s.leader().flatMap(observation::member).map(Names::clientUrl);
     try {
       if (leader.isPresent()) {
         etcd.promote(s.id(), leader.get());

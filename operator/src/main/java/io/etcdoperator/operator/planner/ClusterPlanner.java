@@ -290,7 +290,8 @@ public final class ClusterPlanner {
         return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet",
             starting(owner.get(), observed) ? LEARNER_START : SHORT));
       }
-      return Optional.of(new Step.PromoteLearner(owner.get().name(), learner.id()));
+      return Optional.of(new Step.PromoteLearner(owner.get().name(), learner.id(), observed.running().stream()
+          .filter(ObservedMember::isLeader).map(ObservedMember::name).findFirst()));
     }
     return Optional.empty();
   }
@@ -327,7 +328,8 @@ public final class ClusterPlanner {
         return crashLooping(observed).orElseGet(() -> new Wait(Reason.MEMBERS_NOT_READY, unready + " of "
             + running.size() + " members not ready", MEDIUM));
       }
-      return new Step.CreateMember();
+      return new Step.CreateMember(membership.learners().isEmpty()
+          ? Optional.of(InitialCluster.before(membership, observed)) : Optional.empty());
     }
     if (running.size() > desired) {
       if (desired == 0 && running.size() == 1) {

@@ -43,8 +43,8 @@ public final class InitialCluster {
     return afterAdding(membership, observed, joiner.name(), joiner.peerUrl());
   }
 
-  /** As above, for a joiner created in this very step (the executor adds it at once). */
-  public static String afterAdding(Membership membership, ObservedCluster observed, String joiner, URI joinerPeerUrl) {
+  private static String afterAdding(Membership membership, ObservedCluster observed, String joiner,
+      URI joinerPeerUrl) {
     List<Entry> entries = new ArrayList<>(membership.members().stream()
         .map(m -> new Entry(nameOf(m, observed, joiner, joinerPeerUrl), m.peerUrls().get(0)))
         .toList());
@@ -52,10 +52,30 @@ public final class InitialCluster {
     return of(entries);
   }
 
-  private static String nameOf(Member member, ObservedCluster observed, String joiner, URI joinerPeerUrl) {
-    if (member.peerUrls().contains(joinerPeerUrl)) {
-      return joiner;
+  /** etcd's members before a joiner is added, named as {@link #from} names them; {@link #with} adds the joiner. */
+  public record Peers(List<Entry> entries) {
+    public Peers {
+      entries = List.copyOf(entries);
     }
+
+    public String with(String joiner, URI joinerPeerUrl) {
+      List<Entry> all = new ArrayList<>(entries);
+      all.add(new Entry(joiner, joinerPeerUrl));
+      return of(all);
+    }
+  }
+
+  /** For a joiner not made yet (its name comes from the API server): {@code afterAdding} is {@code before().with}. */
+  static Peers before(Membership membership, ObservedCluster observed) {
+    return new Peers(membership.members().stream().map(m -> new Entry(listedName(m, observed), m.peerUrls().get(0)))
+        .toList());
+  }
+
+  private static String nameOf(Member member, ObservedCluster observed, String joiner, URI joinerPeerUrl) {
+    return member.peerUrls().contains(joinerPeerUrl) ? joiner : listedName(member, observed);
+  }
+
+  private static String listedName(Member member, ObservedCluster observed) {
     if (member.started()) {
       return member.name();
     }

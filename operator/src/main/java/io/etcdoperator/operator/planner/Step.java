@@ -41,14 +41,20 @@ public sealed interface Step {
     }
   }
 
-  /** Create a new EtcdMember (pending: empty initial cluster) for scale-up. */
-  record CreateMember() implements Step {
+  /**
+   * Create a new EtcdMember (pending: empty initial cluster) for scale-up; with {@code addAtOnce} (no learner in
+   * flight), MemberAddAsLearner for it in the same step, its initial cluster those peers plus itself.
+   */
+  record CreateMember(Optional<InitialCluster.Peers> addAtOnce) implements Step {
+    public CreateMember() {
+      this(Optional.empty());
+    }
+
     public Reason reason() {
       return Reason.MEMBER_CREATED;
     }
   }
 
-  /** MemberAddAsLearner for a pending member's peer URL. */
   /** MemberAddAsLearner, then the member may start at once with {@code initialCluster} (etcd's list plus itself). */
   record AddLearner(String member, URI peerUrl, String initialCluster) implements Step {
     public Reason reason() {
@@ -63,8 +69,15 @@ public sealed interface Step {
     }
   }
 
-  /** MemberPromote; etcd refuses while the learner lags, which the executor reports as LearnerCatchingUp. */
-  record PromoteLearner(String member, MemberId id) implements Step {
+  /**
+   * MemberPromote, sent to {@code leader}'s member when this pass saw one (only the leader decides); etcd refuses while
+   * the learner lags, which the executor reports as LearnerCatchingUp.
+   */
+  record PromoteLearner(String member, MemberId id, Optional<String> leader) implements Step {
+    public PromoteLearner(String member, MemberId id) {
+      this(member, id, Optional.empty());
+    }
+
     public Reason reason() {
       return Reason.LEARNER_PROMOTED;
     }

@@ -83,8 +83,20 @@ class ClusterPlannerTest {
   @Nested
   class ScaleUp {
     @Test
-    void createsOneMemberWhenAllAreReady() {
-      assertThat(next(cluster().voter("a"), 3)).isEqualTo(new Step.CreateMember());
+    void createsOneMemberWhenAllAreReadyAndAddsItInTheSameStep() {
+      Step step = next(cluster().voter("a"), 3);
+      assertThat(step).isInstanceOf(Step.CreateMember.class);
+      // the joiner's name comes from the API server: the step carries the peers, the executor adds the name
+      assertThat(((Step.CreateMember) step).addAtOnce().orElseThrow().with("b", Observations.peer("b")))
+          .as("what AddLearner for a pending b would carry (next test)")
+          .isEqualTo("a=http://a.demo.default.svc:2380,b=http://b.demo.default.svc:2380");
+    }
+
+    @Test
+    void aNewMemberIsNotAddedAtOnceWhileALearnerIsInFlight() {
+      Step step = next(cluster().voter("a").voter("b").learner("c", false).voter("d"), 5);
+      assertThat(step).isNotInstanceOf(Step.CreateMember.class);
+      assertThat(new Step.CreateMember().addAtOnce()).isEmpty();
     }
 
     @Test
@@ -109,6 +121,12 @@ class ClusterPlannerTest {
     @Test
     void startedLearnerIsPromoted() {
       assertThat(next(cluster().voter("a").learner("b", true), 3)).isEqualTo(new Step.PromoteLearner("b", id("b")));
+    }
+
+    @Test
+    void aLearnerIsPromotedThroughTheLeaderThisPassSaw() {
+      assertThat(next(cluster().voter("a").voter("b").learner("c", true).leader("b"), 3))
+          .isEqualTo(new Step.PromoteLearner("c", id("c"), Optional.of("b")));
     }
 
     @Test

@@ -192,7 +192,7 @@ class RollerTest {
     @Test
     void aLearnerIsPromotedBeforeAnyRoll() {
       Observations o = threeVoters().learner("demo-d", true).leader("demo-a").outdated("demo-b", VERSION);
-      assertThat(next(o, 4)).isEqualTo(new Step.PromoteLearner("demo-d", id("demo-d")));
+      assertThat(next(o, 4)).isEqualTo(new Step.PromoteLearner("demo-d", id("demo-d"), Optional.of("demo-a")));
     }
 
     @Test
