@@ -12,6 +12,7 @@ import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.member.MemberReconcile;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
+import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -478,6 +479,49 @@ class ClusterReconcileMockTest {
     assertThat(members("cutroll")).allMatch(m -> "3.5.30".equals(m.getStatus().getVersion()));
     assertThat(memberIds("cutroll")).isEqualTo(ids);
     assertThat(ready("cutroll")).isEqualTo(3);
+  }
+
+  @Test
+  void aReplacementCutByALostLeaseAfterTheVolumeWasReleasedIsFinishedByTheNextLeader() {
+    create("cutrep", 3, "");
+    converge("cutrep", 25);
+    Map<String, String> ids = memberIds("cutrep");
+    String left = members("cutrep").stream().filter(m -> !Boolean.TRUE.equals(m.getSpec().getBootstrap()))
+        .map(m -> m.getMetadata().getName()).findFirst().orElseThrow();
+    String volume = Names.dataPvc(left);
+    String volumeUid = client.persistentVolumeClaims().inNamespace(NS).withName(volume).get().getMetadata().getUid();
+    synchronized (etcd) { // etcdctl member remove behind the operator's back: etcd applies it and exits 0
+      etcd.members.removeIf(m -> m.name().equals(left));
+    }
+    client.pods().inNamespace(NS).withName(left).edit(p -> {
+      p.setStatus(new PodStatusBuilder().withPhase("Running").addNewCondition().withType("Ready").withStatus("False")
+          .endCondition().addNewContainerStatus().withName(MemberPods.CONTAINER).withRestartCount(1)
+          .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState()
+          .withNewLastState().withNewTerminated().withExitCode(0).withReason("Completed").withMessage("etcd-guard: "
+              + "etcd exited with code 0 without being asked to stop, as it does once it applied its own removal "
+              + "from the cluster").endTerminated().endLastState().endContainerStatus().build());
+      return p;
+    });
+    leaseLost = true;
+    for (int i = 0; i < 5 && !client.persistentVolumeClaims().inNamespace(NS).withName(volume).get().getMetadata()
+        .getLabels().containsKey(EtcdOperatorApi.LABEL_RETAINED_FROM); i++) {
+      now.updateAndGet(t -> t.plusSeconds(6));
+      clusterPass.reconcile(NS, "cutrep");
+    }
+    var released = client.persistentVolumeClaims().inNamespace(NS).withName(volume).get();
+    assertThat(released.getMetadata().getOwnerReferences()).as("the replacement's first write").isNullOrEmpty();
+    assertThat(released.getMetadata().getLabels()).containsEntry(EtcdOperatorApi.LABEL_RETAINED_FROM, left);
+    assertThat(members("cutrep")).as("cut before the EtcdMember was deleted")
+        .anyMatch(m -> m.getMetadata().getName().equals(left));
+    leaseLost = false;
+    converge("cutrep", 40);
+    assertThat(members("cutrep")).as("replaced").hasSize(3).noneMatch(m -> m.getMetadata().getName().equals(left));
+    assertThat(ready("cutrep")).isEqualTo(3);
+    assertThat(etcd.members).hasSize(3).noneMatch(m -> m.learner());
+    ids.remove(left);
+    assertThat(memberIds("cutrep")).as("the other two kept their ids").containsAllEntriesOf(ids);
+    assertThat(client.persistentVolumeClaims().inNamespace(NS).withName(volume).get().getMetadata().getUid())
+        .as("the released volume kept").isEqualTo(volumeUid);
   }
 
   @Test
