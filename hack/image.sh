@@ -19,7 +19,8 @@ TAG=${IMAGE_TAG:-dev}
 NAME=ghcr.io/etcd-operator-java/etcd-operator
 # java.xml.crypto, java.smartcardio, jdk.security.jgss and jdk.crypto.cryptoki hold JCA providers that java.security
 # names (XMLDSig, SunPCSC, JdkSASL, SunPKCS11): without them the JDK instantiates every provider on the class path to
-# look for those names, BouncyCastle's two among them (634 classes, about 37 MiB of heap in a probe; 2 MB of image).
+# look for those names, BouncyCastle's two among them (634 classes; the operator at rest 150 -> 139 MiB RSS; 2 MB of
+# image).
 MODULES=java.base,java.compiler,java.desktop,java.instrument,java.logging,java.management,java.naming,java.net.http,java.scripting,java.security.jgss,java.security.sasl,java.smartcardio,java.sql,java.xml,java.xml.crypto,jdk.crypto.cryptoki,jdk.crypto.ec,jdk.httpserver,jdk.management,jdk.naming.dns,jdk.net,jdk.security.jgss,jdk.unsupported,jdk.zipfs
 
 say() { echo "image: $*" >&2; }
