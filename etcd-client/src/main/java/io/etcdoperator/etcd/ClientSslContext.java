@@ -25,14 +25,20 @@ final class ClientSslContext {
         builder.trustManager(new ByteArrayInputStream(tls.caPem()));
       }
       if (tls.mutual()) {
-        builder.keyManager(new ByteArrayInputStream(tls.certPem()), new ByteArrayInputStream(tls.keyPem()));
+        builder.keyManager(Pkcs8Key.parse(tls.keyPem()), certificates(tls.certPem()));
       }
       return builder.build();
-    } catch (SSLException | IllegalArgumentException e) {
+    } catch (SSLException | CertificateException | IllegalArgumentException e) {
       // Netty's message names the failing part (certificate chain, key), never the key material itself.
       throw new EtcdException.TlsRejected("client TLS material is not usable PEM (key must be PKCS#8): "
           + e.getMessage(), e);
     }
+  }
+
+  /** The certificate chain of a PEM bundle, leaf first. */
+  private static X509Certificate[] certificates(byte[] pem) throws CertificateException {
+    return CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)).stream()
+        .map(X509Certificate.class::cast).toArray(X509Certificate[]::new);
   }
 
   /**
