@@ -38,18 +38,9 @@ public final class InitialCluster {
     return of(entries);
   }
 
-  /** What {@link #from} returns once the joiner is added: etcd's list today plus the joiner's own entry. */
+  /** What {@link #from} returns once the joiner (not in etcd's list yet) is added: the list plus its own entry. */
   static String afterAdding(Membership membership, ObservedCluster observed, ObservedMember joiner) {
-    return afterAdding(membership, observed, joiner.name(), joiner.peerUrl());
-  }
-
-  private static String afterAdding(Membership membership, ObservedCluster observed, String joiner,
-      URI joinerPeerUrl) {
-    List<Entry> entries = new ArrayList<>(membership.members().stream()
-        .map(m -> new Entry(nameOf(m, observed, joiner, joinerPeerUrl), m.peerUrls().get(0)))
-        .toList());
-    entries.add(new Entry(joiner, joinerPeerUrl));
-    return of(entries);
+    return before(membership, observed).with(joiner.name(), joiner.peerUrl());
   }
 
   /** etcd's members before a joiner is added, named as {@link #from} names them; {@link #with} adds the joiner. */
@@ -65,7 +56,7 @@ public final class InitialCluster {
     }
   }
 
-  /** For a joiner not made yet (its name comes from the API server): {@code afterAdding} is {@code before().with}. */
+  /** etcd's list before a joiner is added; also for one not made yet, whose name comes from the API server. */
   static Peers before(Membership membership, ObservedCluster observed) {
     return new Peers(membership.members().stream().map(m -> new Entry(listedName(m, observed), m.peerUrls().get(0)))
         .toList());
