@@ -32,10 +32,7 @@ class RepairProofE2EIT {
   @Test
   void labelsEditedAwayFromTwoMemoryPodsDestroyNothing(E2eEnvironment env) throws Exception {
     String ns = env.namespace("proof-labels");
-    env.createCluster(ns, "pl", Map.of("replicas", 3, "version", "3.5.16",
-        "storage", Map.of("medium", "Memory", "size", "256Mi")));
-    env.awaitReady(ns, "pl", 3, Duration.ofMinutes(4));
-    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "pl")).get("clusterID");
+    String clusterId = formedMemoryCluster(env, ns, "pl");
     Map<String, String> ids = memberIds(env, ns, "pl");
     Map<String, String> podUids = podUids(env, ns, "pl");
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "proof-labels-");
@@ -73,10 +70,7 @@ class RepairProofE2EIT {
   @Test
   void everyMemoryPodDeletedIsAllMembersLostUntilAPersonResets(E2eEnvironment env) {
     String ns = env.namespace("proof-all-lost");
-    env.createCluster(ns, "al", Map.of("replicas", 3, "version", "3.5.16",
-        "storage", Map.of("medium", "Memory", "size", "256Mi")));
-    env.awaitReady(ns, "al", 3, Duration.ofMinutes(4));
-    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "al")).get("clusterID");
+    String clusterId = formedMemoryCluster(env, ns, "al");
     Instant t0 = Instant.now();
     env.memberPods(ns, "al").forEach(p -> env.client().pods().inNamespace(ns).withName(p.getMetadata().getName())
         .delete());
@@ -201,10 +195,7 @@ class RepairProofE2EIT {
     org.junit.jupiter.api.Assumptions.assumeTrue(env.operatorFromImage(), "the chart's Deployment is scaled");
     OperatorPod operators = (OperatorPod) env.operator();
     String ns = env.namespace("proof-two-operators");
-    env.createCluster(ns, "pt", Map.of("replicas", 3, "version", "3.5.16",
-        "storage", Map.of("medium", "Memory", "size", "256Mi")));
-    env.awaitReady(ns, "pt", 3, Duration.ofMinutes(4));
-    String clusterId = (String) E2eEnvironment.status(env.cluster(ns, "pt")).get("clusterID");
+    String clusterId = formedMemoryCluster(env, ns, "pt");
     Map<String, String> ids = memberIds(env, ns, "pt");
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "proof-two-operators-");
     try (WritingClient writer = WritingClient.plaintext(env, ns, "pt").start()) {
@@ -233,6 +224,14 @@ class RepairProofE2EIT {
     assertThat(memberIds(env, ns, "pt")).as("the first three members kept").containsAllEntriesOf(ids);
     assertThat(E2eEnvironment.status(env.cluster(ns, "pt")).get("clusterID")).isEqualTo(clusterId);
     assertThat(reasons(env, ns)).as("events").doesNotContain("QuorumRecovery", "MemberLost", "DataLost");
+  }
+
+  /** A 3-member Memory cluster at READY=3; its cluster id. */
+  private static String formedMemoryCluster(E2eEnvironment env, String ns, String name) {
+    env.createCluster(ns, name, Map.of("replicas", 3, "version", "3.5.16",
+        "storage", Map.of("medium", "Memory", "size", "256Mi")));
+    env.awaitReady(ns, name, 3, Duration.ofMinutes(4));
+    return (String) E2eEnvironment.status(env.cluster(ns, name)).get("clusterID");
   }
 
   /** Member ids as numbers: etcdctl prints them without the leading zeros the EtcdMember status keeps. */
