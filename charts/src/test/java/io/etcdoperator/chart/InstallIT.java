@@ -34,69 +34,93 @@ import org.junit.jupiter.api.Test;
  */
 class InstallIT {
 
-  static final Path ROOT = ChartTest.ROOT;
-  static final String IMAGE = "ghcr.io/etcd-operator-java/etcd-operator:0.1.0";
-  static final String GROUP_VERSION = "etcd-operator.cozystack.io/v1alpha2";
+    static final Path ROOT = ChartTest.ROOT;
+    static final String IMAGE = "ghcr.io/etcd-operator-java/etcd-operator:0.1.0";
+    static final String GROUP_VERSION = "etcd-operator.cozystack.io/v1alpha2";
 
-  static LocalKubernetes cluster;
-  static KubernetesClient client;
+    static LocalKubernetes cluster;
+    static KubernetesClient client;
 
-  @BeforeAll
-  static void install() throws Exception {
-    Path work = MODULE_TARGET.resolve("install-it");
-    run(List.of("rm", "-rf", work.toString()));
-    Instant started = Instant.now();
-    List<String> built = run(List.of(ROOT.resolve("hack/image.sh").toString()));
-    Path layout = Path.of(built.getLast());
-    System.out.printf("image built in %d s%n", Duration.between(started, Instant.now()).toSeconds());
-    ImageCatalogue images = ImageCatalogue.withContainerEtcdImages(work.resolve("images"))
-        .oci(IMAGE, layout, "dev", work.resolve("images/operator")).build();
-    cluster = LocalKubernetes.start(work.resolve("cluster"), LocalKubernetesOptions.defaults().withImages(images));
-    client = cluster.client();
-    List<HasMetadata> manifest = client.load(Files.newInputStream(ROOT.resolve("dist/install.yaml"))).items();
-    for (HasMetadata object : manifest) {
-      if (object.getKind().equals("Namespace") || object.getKind().equals("CustomResourceDefinition")) {
-        client.resource(object).create();
-      }
+    @BeforeAll
+    static void install() throws Exception {
+        Path work = MODULE_TARGET.resolve("install-it");
+        run(List.of("rm", "-rf", work.toString()));
+        Instant started = Instant.now();
+        List<String> built = run(List.of(ROOT.resolve("hack/image.sh").toString()));
+        Path layout = Path.of(built.getLast());
+        System.out.printf(
+                "image built in %d s%n",
+                Duration.between(started, Instant.now()).toSeconds());
+        ImageCatalogue images = ImageCatalogue.withContainerEtcdImages(work.resolve("images"))
+                .oci(IMAGE, layout, "dev", work.resolve("images/operator"))
+                .build();
+        cluster = LocalKubernetes.start(
+                work.resolve("cluster"), LocalKubernetesOptions.defaults().withImages(images));
+        client = cluster.client();
+        List<HasMetadata> manifest = client.load(Files.newInputStream(ROOT.resolve("dist/install.yaml")))
+                .items();
+        for (HasMetadata object : manifest) {
+            if (object.getKind().equals("Namespace") || object.getKind().equals("CustomResourceDefinition")) {
+                client.resource(object).create();
+            }
+        }
+        await(
+                "CRDs established",
+                Duration.ofSeconds(60),
+                () -> client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
+                                .filter(crd -> crd.getSpec().getGroup().equals("etcd-operator.cozystack.io"))
+                                .allMatch(crd -> crd.getStatus() != null
+                                        && crd.getStatus().getConditions() != null
+                                        && crd.getStatus().getConditions().stream()
+                                                .anyMatch(c -> c.getType().equals("Established")
+                                                        && c.getStatus().equals("True")))
+                        ? true
+                        : null);
+        for (HasMetadata object : manifest) {
+            if (!object.getKind().equals("Namespace") && !object.getKind().equals("CustomResourceDefinition")) {
+                client.resource(object).create();
+            }
+        }
     }
-    await("CRDs established", Duration.ofSeconds(60), () -> client.apiextensions().v1().customResourceDefinitions()
-        .list().getItems().stream().filter(crd -> crd.getSpec().getGroup().equals("etcd-operator.cozystack.io"))
-        .allMatch(crd -> crd.getStatus() != null && crd.getStatus().getConditions() != null
-            && crd.getStatus().getConditions().stream()
-            .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"))) ? true : null);
-    for (HasMetadata object : manifest) {
-      if (!object.getKind().equals("Namespace") && !object.getKind().equals("CustomResourceDefinition")) {
-        client.resource(object).create();
-      }
+
+    static final Path MODULE_TARGET = ChartTest.MODULE.toAbsolutePath().resolve("target");
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
     }
-  }
 
-  static final Path MODULE_TARGET = ChartTest.MODULE.toAbsolutePath().resolve("target");
+    @Test
+    void operatorFromItsImageRunsAClusterAndRestoresASnapshotFromAPvc() throws Exception {
+        Deployment operator = await("Deployment etcd-operator available", Duration.ofSeconds(120), () -> {
+            Deployment current = client.apps()
+                    .deployments()
+                    .inNamespace("etcd-operator-system")
+                    .withName("etcd-operator")
+                    .get();
+            return current.getStatus() != null
+                            && Integer.valueOf(1).equals(current.getStatus().getAvailableReplicas())
+                    ? current
+                    : null;
+        });
+        assertThat(operator.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .getFirst()
+                        .getImage())
+                .isEqualTo(IMAGE);
+        assertThat(client.leases().inNamespace("etcd-operator-system").list().getItems())
+                .as("the leader Lease")
+                .isNotEmpty();
 
-  @AfterAll
-  static void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+        apply(Files.readString(ROOT.resolve("config/samples/etcdcluster.yaml")));
+        awaitReady("my-etcd");
+        etcdctl("my-etcd", "put", "hello", "world");
 
-  @Test
-  void operatorFromItsImageRunsAClusterAndRestoresASnapshotFromAPvc() throws Exception {
-    Deployment operator = await("Deployment etcd-operator available", Duration.ofSeconds(120), () -> {
-      Deployment current = client.apps().deployments().inNamespace("etcd-operator-system").withName("etcd-operator")
-          .get();
-      return current.getStatus() != null && Integer.valueOf(1).equals(current.getStatus().getAvailableReplicas())
-          ? current : null;
-    });
-    assertThat(operator.getSpec().getTemplate().getSpec().getContainers().getFirst().getImage()).isEqualTo(IMAGE);
-    assertThat(client.leases().inNamespace("etcd-operator-system").list().getItems())
-        .as("the leader Lease").isNotEmpty();
-
-    apply(Files.readString(ROOT.resolve("config/samples/etcdcluster.yaml")));
-    awaitReady("my-etcd");
-    etcdctl("my-etcd", "put", "hello", "world");
-
-    apply("""
+        apply("""
         apiVersion: v1
         kind: PersistentVolumeClaim
         metadata: {name: snapshots, namespace: default}
@@ -112,16 +136,20 @@ class InstallIT {
           destination:
             pvc: {claimName: snapshots}
         """);
-    GenericKubernetesResource snapshot = await("snapshot Complete", Duration.ofSeconds(120), () -> {
-      GenericKubernetesResource current = client.genericKubernetesResources(GROUP_VERSION, "EtcdSnapshot")
-          .inNamespace("default").withName("before-upgrade").get();
-      Object phase = current.getAdditionalProperties().get("status") instanceof Map<?, ?> status
-          ? status.get("phase") : null;
-      return "Complete".equals(phase) || "Failed".equals(phase) ? current : null;
-    });
-    assertThat(((Map<?, ?>) snapshot.getAdditionalProperties().get("status")).get("phase")).isEqualTo("Complete");
+        GenericKubernetesResource snapshot = await("snapshot Complete", Duration.ofSeconds(120), () -> {
+            GenericKubernetesResource current = client.genericKubernetesResources(GROUP_VERSION, "EtcdSnapshot")
+                    .inNamespace("default")
+                    .withName("before-upgrade")
+                    .get();
+            Object phase = current.getAdditionalProperties().get("status") instanceof Map<?, ?> status
+                    ? status.get("phase")
+                    : null;
+            return "Complete".equals(phase) || "Failed".equals(phase) ? current : null;
+        });
+        assertThat(((Map<?, ?>) snapshot.getAdditionalProperties().get("status")).get("phase"))
+                .isEqualTo("Complete");
 
-    apply("""
+        apply("""
         apiVersion: etcd-operator.cozystack.io/v1alpha2
         kind: EtcdCluster
         metadata: {name: my-etcd-restored, namespace: default}
@@ -134,63 +162,80 @@ class InstallIT {
               source:
                 pvc: {claimName: snapshots, subPath: before-upgrade.db}
         """);
-    awaitReady("my-etcd-restored");
-    assertThat(etcdctl("my-etcd-restored", "get", "hello", "--print-value-only")).containsExactly("world");
-  }
-
-  private static void apply(String yaml) {
-    for (HasMetadata object : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
-      client.resource(object).create();
+        awaitReady("my-etcd-restored");
+        assertThat(etcdctl("my-etcd-restored", "get", "hello", "--print-value-only"))
+                .containsExactly("world");
     }
-  }
 
-  private static void awaitReady(String name) {
-    await(name + " READY=3", Duration.ofSeconds(240), () -> {
-      Resource<GenericKubernetesResource> resource = client.genericKubernetesResources(GROUP_VERSION, "EtcdCluster")
-          .inNamespace("default").withName(name);
-      Object ready = resource.get().getAdditionalProperties().get("status") instanceof Map<?, ?> status
-          ? status.get("readyMembers") : null;
-      return Integer.valueOf(3).equals(ready) ? true : null;
-    });
-  }
-
-  private static List<String> etcdctl(String cluster, String... args) throws IOException, InterruptedException {
-    String ip = client.pods().inNamespace("default").withLabel("etcd-operator.cozystack.io/cluster", cluster).list()
-        .getItems().stream().filter(pod -> pod.getStatus().getPodIP() != null).findFirst().orElseThrow()
-        .getStatus().getPodIP();
-    String bin = Optional.ofNullable(System.getenv("ETCD35_BIN")).filter(s -> !s.isBlank())
-        .orElse(System.getProperty("user.home") + "/.cache/etcd-operator/etcd-3.5.16");
-    List<String> command = new ArrayList<>(List.of(bin + "/etcdctl", "--endpoints=http://" + ip + ":2379"));
-    command.addAll(List.of(args));
-    return run(command);
-  }
-
-  /** Runs a command to its end; its stdout lines, or an AssertionError with its output when it fails. */
-  private static List<String> run(List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (process.waitFor() != 0) {
-      throw new AssertionError(command + " failed: " + out);
+    private static void apply(String yaml) {
+        for (HasMetadata object : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
+                .items()) {
+            client.resource(object).create();
+        }
     }
-    return out.lines().toList();
-  }
 
-  private static <T> T await(String what, Duration timeout, Supplier<T> probe) {
-    Instant deadline = Instant.now().plus(timeout);
-    while (true) {
-      T value = probe.get();
-      if (value != null) {
-        return value;
-      }
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(500);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what);
-      }
+    private static void awaitReady(String name) {
+        await(name + " READY=3", Duration.ofSeconds(240), () -> {
+            Resource<GenericKubernetesResource> resource = client.genericKubernetesResources(
+                            GROUP_VERSION, "EtcdCluster")
+                    .inNamespace("default")
+                    .withName(name);
+            Object ready = resource.get().getAdditionalProperties().get("status") instanceof Map<?, ?> status
+                    ? status.get("readyMembers")
+                    : null;
+            return Integer.valueOf(3).equals(ready) ? true : null;
+        });
     }
-  }
+
+    private static List<String> etcdctl(String cluster, String... args) throws IOException, InterruptedException {
+        String ip = client
+                .pods()
+                .inNamespace("default")
+                .withLabel("etcd-operator.cozystack.io/cluster", cluster)
+                .list()
+                .getItems()
+                .stream()
+                .filter(pod -> pod.getStatus().getPodIP() != null)
+                .findFirst()
+                .orElseThrow()
+                .getStatus()
+                .getPodIP();
+        String bin = Optional.ofNullable(System.getenv("ETCD35_BIN"))
+                .filter(s -> !s.isBlank())
+                .orElse(System.getProperty("user.home") + "/.cache/etcd-operator/etcd-3.5.16");
+        List<String> command = new ArrayList<>(List.of(bin + "/etcdctl", "--endpoints=http://" + ip + ":2379"));
+        command.addAll(List.of(args));
+        return run(command);
+    }
+
+    /** Runs a command to its end; its stdout lines, or an AssertionError with its output when it fails. */
+    private static List<String> run(List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new AssertionError(command + " failed: " + out);
+        }
+        return out.lines().toList();
+    }
+
+    private static <T> T await(String what, Duration timeout, Supplier<T> probe) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (true) {
+            T value = probe.get();
+            if (value != null) {
+                return value;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what);
+            }
+        }
+    }
 }

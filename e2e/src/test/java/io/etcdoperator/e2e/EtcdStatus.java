@@ -8,19 +8,21 @@ import java.util.Optional;
 /** Reads an EtcdCluster's status from its untyped form. */
 final class EtcdStatus {
 
-  private EtcdStatus() {
-  }
+    private EtcdStatus() {}
 
-  static Map<String, Object> of(GenericKubernetesResource cluster) {
-    return E2eEnvironment.status(cluster);
-  }
-
-  @SuppressWarnings("unchecked")
-  static Optional<Map<String, Object>> condition(GenericKubernetesResource cluster, String type) {
-    Object conditions = of(cluster).get("conditions");
-    if (!(conditions instanceof List<?> list)) {
-      return Optional.empty();
+    static Map<String, Object> of(GenericKubernetesResource cluster) {
+        return E2eEnvironment.status(cluster);
     }
-    return list.stream().map(c -> (Map<String, Object>) c).filter(c -> type.equals(c.get("type"))).findFirst();
-  }
+
+    @SuppressWarnings("unchecked")
+    static Optional<Map<String, Object>> condition(GenericKubernetesResource cluster, String type) {
+        Object conditions = of(cluster).get("conditions");
+        if (!(conditions instanceof List<?> list)) {
+            return Optional.empty();
+        }
+        return list.stream()
+                .map(c -> (Map<String, Object>) c)
+                .filter(c -> type.equals(c.get("type")))
+                .findFirst();
+    }
 }

@@ -12,31 +12,36 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class LocalKubernetesExtension implements ParameterResolver, AfterAllCallback {
 
-  @Override
-  public void afterAll(ExtensionContext context) {
-    E2eEnvironment env = store(context).get(E2eEnvironment.class, E2eEnvironment.class);
-    if (env != null) {
-      env.deleteNamespaces();
+    @Override
+    public void afterAll(ExtensionContext context) {
+        E2eEnvironment env = store(context).get(E2eEnvironment.class, E2eEnvironment.class);
+        if (env != null) {
+            env.deleteNamespaces();
+        }
     }
-  }
 
-  private static ExtensionContext.Store store(ExtensionContext context) {
-    return context.getRoot().getStore(ExtensionContext.Namespace.create(LocalKubernetesExtension.class));
-  }
+    private static ExtensionContext.Store store(ExtensionContext context) {
+        return context.getRoot().getStore(ExtensionContext.Namespace.create(LocalKubernetesExtension.class));
+    }
 
-  @Override
-  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    return parameter.getParameter().getType() == E2eEnvironment.class;
-  }
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == E2eEnvironment.class;
+    }
 
-  @Override
-  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return store(context).computeIfAbsent(E2eEnvironment.class, key -> {
-          try {
-            return E2eEnvironment.start();
-          } catch (Exception e) {
-            throw new IllegalStateException("local Kubernetes for e2e tests did not start: " + e.getMessage(), e);
-          }
-        }, E2eEnvironment.class);
-  }
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return store(context)
+                .computeIfAbsent(
+                        E2eEnvironment.class,
+                        key -> {
+                            try {
+                                return E2eEnvironment.start();
+                            } catch (Exception e) {
+                                throw new IllegalStateException(
+                                        "local Kubernetes for e2e tests did not start: " + e.getMessage(), e);
+                            }
+                        },
+                        E2eEnvironment.class);
+    }
 }

@@ -11,20 +11,21 @@ import java.time.Duration;
 /** One bounded GET of an HTTP endpoint the test reaches: the operator's metrics or health, Prometheus' API. */
 final class OperatorHttp {
 
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  private OperatorHttp() {
-  }
+    private OperatorHttp() {}
 
-  static HttpResponse<String> get(URI uri) {
-    try {
-      return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    static HttpResponse<String> get(URI uri) {
+        try {
+            return HTTP.send(
+                    HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
-  }
 }

@@ -22,36 +22,52 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalKubernetesExtension.class)
 class OperatorImageE2EIT {
 
-  @Test
-  void theOperatorNeverLoadsBouncyCastleAsAJcaProvider(E2eEnvironment env) throws Exception {
-    Assumptions.assumeTrue(env.operatorFromImage(), "the image's runtime");
-    // a fresh operator: the classes earlier test classes' clusters made it load are not what this test is about
-    OperatorPod operators = (OperatorPod) env.operator();
-    List<String> before = operators.pods().stream().map(p -> p.getMetadata().getUid()).toList();
-    operators.pods().forEach(p -> env.client().resource(p).delete());
-    Await.until("a new operator Pod Ready", java.time.Duration.ofMinutes(3), () -> operators.pods().size() == 1
-        && !before.contains(operators.pods().getFirst().getMetadata().getUid())
-        && MemberFacts.podReady(operators.pods().getFirst()));
-    // Ready means it has spoken TLS to the API server: that is when the JDK builds its provider list
-    String classes = loadedClasses(env.operator().pid());
-    long ours = classes.lines().filter(l -> l.contains(" org.bouncycastle.")).count();
-    String rss = Files.readAllLines(Path.of("/proc", String.valueOf(env.operator().pid()), "status"))
-        .stream().filter(l -> l.startsWith("VmRSS:")).findFirst().orElse("VmRSS: ?").substring(6).strip();
-    System.out.printf("operator image: %d classes loaded, %d of them BouncyCastle's; RSS %s%n",
-        classes.lines().count(), ours, rss);
-    assertThat(classes).as("classes the operator's JVM loaded").contains("io.etcdoperator.operator.Main")
-        .doesNotContain("org.bouncycastle.jce.provider.BouncyCastleProvider")
-        .doesNotContain("org.bouncycastle.pqc.jcajce.provider.BouncyCastlePQCProvider");
-  }
+    @Test
+    void theOperatorNeverLoadsBouncyCastleAsAJcaProvider(E2eEnvironment env) throws Exception {
+        Assumptions.assumeTrue(env.operatorFromImage(), "the image's runtime");
+        // a fresh operator: the classes earlier test classes' clusters made it load are not what this test is about
+        OperatorPod operators = (OperatorPod) env.operator();
+        List<String> before =
+                operators.pods().stream().map(p -> p.getMetadata().getUid()).toList();
+        operators.pods().forEach(p -> env.client().resource(p).delete());
+        Await.until(
+                "a new operator Pod Ready",
+                java.time.Duration.ofMinutes(3),
+                () -> operators.pods().size() == 1
+                        && !before.contains(
+                                operators.pods().getFirst().getMetadata().getUid())
+                        && MemberFacts.podReady(operators.pods().getFirst()));
+        // Ready means it has spoken TLS to the API server: that is when the JDK builds its provider list
+        String classes = loadedClasses(env.operator().pid());
+        long ours =
+                classes.lines().filter(l -> l.contains(" org.bouncycastle.")).count();
+        String rss = Files.readAllLines(
+                        Path.of("/proc", String.valueOf(env.operator().pid()), "status"))
+                .stream()
+                .filter(l -> l.startsWith("VmRSS:"))
+                .findFirst()
+                .orElse("VmRSS: ?")
+                .substring(6)
+                .strip();
+        System.out.printf(
+                "operator image: %d classes loaded, %d of them BouncyCastle's; RSS %s%n",
+                classes.lines().count(), ours, rss);
+        assertThat(classes)
+                .as("classes the operator's JVM loaded")
+                .contains("io.etcdoperator.operator.Main")
+                .doesNotContain("org.bouncycastle.jce.provider.BouncyCastleProvider")
+                .doesNotContain("org.bouncycastle.pqc.jcajce.provider.BouncyCastlePQCProvider");
+    }
 
-  /** {@code jcmd <pid> VM.classes} of the test's own JDK, which attaches to the container's JVM by its host pid. */
-  private static String loadedClasses(long pid) throws IOException, InterruptedException {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    Process process = new ProcessBuilder(List.of(jcmd.toString(), String.valueOf(pid), "VM.classes"))
-        .redirectErrorStream(true).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("jcmd ended").isTrue();
-    assertThat(process.exitValue()).as("jcmd: " + out).isZero();
-    return out;
-  }
+    /** {@code jcmd <pid> VM.classes} of the test's own JDK, which attaches to the container's JVM by its host pid. */
+    private static String loadedClasses(long pid) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process process = new ProcessBuilder(List.of(jcmd.toString(), String.valueOf(pid), "VM.classes"))
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("jcmd ended").isTrue();
+        assertThat(process.exitValue()).as("jcmd: " + out).isZero();
+        return out;
+    }
 }

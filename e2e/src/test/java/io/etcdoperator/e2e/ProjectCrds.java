@@ -18,36 +18,41 @@ import java.util.stream.Stream;
  */
 public final class ProjectCrds {
 
-  private ProjectCrds() {
-  }
+    private ProjectCrds() {}
 
-  public static Path directory() {
-    return Path.of(System.getProperty("crd.dir", "../config/crd/bases"));
-  }
-
-  public static void install(KubernetesClient client) {
-    for (Path file : files()) {
-      CustomResourceDefinition crd;
-      try (InputStream in = Files.newInputStream(file)) {
-        crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      client.resource(crd).createOr(NonDeletingOperation::update);
-      String name = crd.getMetadata().getName();
-      Await.until(name + " Established", Duration.ofSeconds(30), () -> {
-        CustomResourceDefinition live = client.apiextensions().v1().customResourceDefinitions().withName(name).get();
-        return live != null && live.getStatus() != null && live.getStatus().getConditions().stream()
-            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-      });
+    public static Path directory() {
+        return Path.of(System.getProperty("crd.dir", "../config/crd/bases"));
     }
-  }
 
-  private static List<Path> files() {
-    try (Stream<Path> files = Files.list(directory())) {
-      return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    public static void install(KubernetesClient client) {
+        for (Path file : files()) {
+            CustomResourceDefinition crd;
+            try (InputStream in = Files.newInputStream(file)) {
+                crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            client.resource(crd).createOr(NonDeletingOperation::update);
+            String name = crd.getMetadata().getName();
+            Await.until(name + " Established", Duration.ofSeconds(30), () -> {
+                CustomResourceDefinition live = client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(name)
+                        .get();
+                return live != null
+                        && live.getStatus() != null
+                        && live.getStatus().getConditions().stream()
+                                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+            });
+        }
     }
-  }
+
+    private static List<Path> files() {
+        try (Stream<Path> files = Files.list(directory())) {
+            return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

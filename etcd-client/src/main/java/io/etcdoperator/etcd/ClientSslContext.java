@@ -13,51 +13,54 @@ import javax.net.ssl.SSLException;
 /** Netty client TLS context from the PEM bytes of {@link EtcdConnection.ClientTls}; shared by jetcd and our own channels. */
 final class ClientSslContext {
 
-  private ClientSslContext() {}
+    private ClientSslContext() {}
 
-  static SslContext of(EtcdConnection.ClientTls tls) {
-    if (tls.mutual()) {
-      requireCurrent(tls.certPem(), Instant.now());
+    static SslContext of(EtcdConnection.ClientTls tls) {
+        if (tls.mutual()) {
+            requireCurrent(tls.certPem(), Instant.now());
+        }
+        try {
+            SslContextBuilder builder = GrpcSslContexts.forClient();
+            if (tls.caPem() != null) {
+                builder.trustManager(new ByteArrayInputStream(tls.caPem()));
+            }
+            if (tls.mutual()) {
+                builder.keyManager(Pkcs8Key.parse(tls.keyPem()), certificates(tls.certPem()));
+            }
+            return builder.build();
+        } catch (SSLException | CertificateException | IllegalArgumentException e) {
+            // Netty's message names the failing part (certificate chain, key), never the key material itself.
+            throw new EtcdException.TlsRejected(
+                    "client TLS material is not usable PEM (key must be PKCS#8): " + e.getMessage(), e);
+        }
     }
-    try {
-      SslContextBuilder builder = GrpcSslContexts.forClient();
-      if (tls.caPem() != null) {
-        builder.trustManager(new ByteArrayInputStream(tls.caPem()));
-      }
-      if (tls.mutual()) {
-        builder.keyManager(Pkcs8Key.parse(tls.keyPem()), certificates(tls.certPem()));
-      }
-      return builder.build();
-    } catch (SSLException | CertificateException | IllegalArgumentException e) {
-      // Netty's message names the failing part (certificate chain, key), never the key material itself.
-      throw new EtcdException.TlsRejected("client TLS material is not usable PEM (key must be PKCS#8): "
-          + e.getMessage(), e);
-    }
-  }
 
-  /** The certificate chain of a PEM bundle, leaf first. */
-  private static X509Certificate[] certificates(byte[] pem) throws CertificateException {
-    return CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)).stream()
-        .map(X509Certificate.class::cast).toArray(X509Certificate[]::new);
-  }
+    /** The certificate chain of a PEM bundle, leaf first. */
+    private static X509Certificate[] certificates(byte[] pem) throws CertificateException {
+        return CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem)).stream()
+                .map(X509Certificate.class::cast)
+                .toArray(X509Certificate[]::new);
+    }
 
-  /**
-   * etcd 3.4 answers an expired client certificate with a bare "bad_certificate" alert; checking our own certificate
-   * first turns that into an error that says what to fix.
-   */
-  static void requireCurrent(byte[] certPem, Instant now) {
-    X509Certificate cert;
-    try {
-      cert = (X509Certificate) CertificateFactory.getInstance("X.509")
-          .generateCertificate(new ByteArrayInputStream(certPem));
-    } catch (CertificateException | ClassCastException e) {
-      return; // netty reports unreadable material below, with its own message
+    /**
+     * etcd 3.4 answers an expired client certificate with a bare "bad_certificate" alert; checking our own certificate
+     * first turns that into an error that says what to fix.
+     */
+    static void requireCurrent(byte[] certPem, Instant now) {
+        X509Certificate cert;
+        try {
+            cert = (X509Certificate)
+                    CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(certPem));
+        } catch (CertificateException | ClassCastException e) {
+            return; // netty reports unreadable material below, with its own message
+        }
+        Instant notBefore = cert.getNotBefore().toInstant();
+        Instant notAfter = cert.getNotAfter().toInstant();
+        if (now.isAfter(notAfter) || now.isBefore(notBefore)) {
+            throw new EtcdException.TlsExpired(
+                    "client certificate " + cert.getSubjectX500Principal().getName() + " is valid only from "
+                            + notBefore + " to " + notAfter + "; renew it",
+                    null);
+        }
     }
-    Instant notBefore = cert.getNotBefore().toInstant();
-    Instant notAfter = cert.getNotAfter().toInstant();
-    if (now.isAfter(notAfter) || now.isBefore(notBefore)) {
-      throw new EtcdException.TlsExpired("client certificate " + cert.getSubjectX500Principal().getName()
-          + " is valid only from " + notBefore + " to " + notAfter + "; renew it", null);
-    }
-  }
 }

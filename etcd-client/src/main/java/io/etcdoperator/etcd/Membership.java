@@ -7,35 +7,35 @@ import java.util.Optional;
 /** A member list together with the cluster id from the response header. */
 public record Membership(ClusterId clusterId, List<Member> members) {
 
-  public Membership {
-    members = List.copyOf(members);
-  }
+    public Membership {
+        members = List.copyOf(members);
+    }
 
-  public Optional<Member> byPeerUrl(URI peerUrl) {
-    return members.stream().filter(m -> m.peerUrls().contains(peerUrl)).findFirst();
-  }
+    public Optional<Member> byPeerUrl(URI peerUrl) {
+        return members.stream().filter(m -> m.peerUrls().contains(peerUrl)).findFirst();
+    }
 
-  public Optional<Member> byName(String name) {
-    return members.stream().filter(m -> m.name().equals(name)).findFirst();
-  }
+    public Optional<Member> byName(String name) {
+        return members.stream().filter(m -> m.name().equals(name)).findFirst();
+    }
 
-  /**
-   * The one rule for finding a member's entry: by its peer URL (known from the learner add on), else by the name it
-   * started with (an adopted member whose peer URL was spelled differently).
-   */
-  public Optional<Member> entryOf(String name, URI peerUrl) {
-    return byPeerUrl(peerUrl).or(() -> byName(name));
-  }
+    /**
+     * The one rule for finding a member's entry: by its peer URL (known from the learner add on), else by the name it
+     * started with (an adopted member whose peer URL was spelled differently).
+     */
+    public Optional<Member> entryOf(String name, URI peerUrl) {
+        return byPeerUrl(peerUrl).or(() -> byName(name));
+    }
 
-  public Optional<Member> byId(MemberId id) {
-    return members.stream().filter(m -> m.id().equals(id)).findFirst();
-  }
+    public Optional<Member> byId(MemberId id) {
+        return members.stream().filter(m -> m.id().equals(id)).findFirst();
+    }
 
-  public List<Member> voters() {
-    return members.stream().filter(m -> !m.learner()).toList();
-  }
+    public List<Member> voters() {
+        return members.stream().filter(m -> !m.learner()).toList();
+    }
 
-  public List<Member> learners() {
-    return members.stream().filter(Member::learner).toList();
-  }
+    public List<Member> learners() {
+        return members.stream().filter(Member::learner).toList();
+    }
 }

@@ -11,32 +11,32 @@ import java.util.function.Supplier;
  */
 final class Await {
 
-  private static final Duration POLL = Duration.ofMillis(50);
+    private static final Duration POLL = Duration.ofMillis(50);
 
-  private Await() {}
+    private Await() {}
 
-  static <T> T until(String what, Duration within, Supplier<Optional<T>> probe) {
-    Instant deadline = Instant.now().plus(within);
-    EtcdException lastFailure = null;
-    while (true) {
-      try {
-        Optional<T> value = probe.get();
-        if (value.isPresent()) {
-          return value.get();
+    static <T> T until(String what, Duration within, Supplier<Optional<T>> probe) {
+        Instant deadline = Instant.now().plus(within);
+        EtcdException lastFailure = null;
+        while (true) {
+            try {
+                Optional<T> value = probe.get();
+                if (value.isPresent()) {
+                    return value.get();
+                }
+                lastFailure = null;
+            } catch (EtcdException e) {
+                lastFailure = e;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("not within " + within + ": " + what, lastFailure);
+            }
+            try {
+                Thread.sleep(POLL);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting for " + what, e);
+            }
         }
-        lastFailure = null;
-      } catch (EtcdException e) {
-        lastFailure = e;
-      }
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("not within " + within + ": " + what, lastFailure);
-      }
-      try {
-        Thread.sleep(POLL);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted while waiting for " + what, e);
-      }
     }
-  }
 }

@@ -18,98 +18,119 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class MaintenanceIT {
 
-  private static final String BLOB = "x".repeat(64 * 1024);
+    private static final String BLOB = "x".repeat(64 * 1024);
 
-  @ParameterizedTest(name = "{0}")
-  @EnumSource(EtcdVersion.class)
-  void compactAndDefragmentReturnFreedSpace(EtcdVersion version) {
-    try (LocalEtcd etcd = new LocalEtcd(version)) {
-      EtcdProcess member = etcd.startFirst("m1");
-      try (EtcdAdmin admin = MembershipIT.adminOf(member);
-          KeyValues kv = new KeyValues(List.of(member.clientUrl()))) {
-        for (int i = 0; i < 128; i++) {
-          kv.put("/bulk/" + i, BLOB);
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(EtcdVersion.class)
+    void compactAndDefragmentReturnFreedSpace(EtcdVersion version) {
+        try (LocalEtcd etcd = new LocalEtcd(version)) {
+            EtcdProcess member = etcd.startFirst("m1");
+            try (EtcdAdmin admin = MembershipIT.adminOf(member);
+                    KeyValues kv = new KeyValues(List.of(member.clientUrl()))) {
+                for (int i = 0; i < 128; i++) {
+                    kv.put("/bulk/" + i, BLOB);
+                }
+                kv.delete("/bulk/");
+                kv.put("/kept", "still here");
+                Compaction compaction = admin.compact();
+                long before = admin.status(member.clientUrl()).dbSize();
+
+                admin.defragment(member.clientUrl(), Duration.ofSeconds(30));
+
+                EndpointStatus after = admin.status(member.clientUrl());
+                System.out.printf(
+                        "MaintenanceIT %s: db %d -> %d bytes (in use %d), compacted at revision %d%n",
+                        version, before, after.dbSize(), after.dbSizeInUse(), compaction.revision());
+                assertThat(compaction.alreadyCompacted()).isFalse();
+                assertThat(compaction.revision()).isGreaterThan(128);
+                assertThat(before).isGreaterThan(8L * 1024 * 1024);
+                assertThat(after.dbSize()).isLessThan(before / 4);
+                assertThat(admin.compact().alreadyCompacted())
+                        .as("a second compaction at the same revision")
+                        .isTrue();
+                assertThat(kv.readPrefix("/kept")).containsEntry("/kept", "still here");
+            }
         }
-        kv.delete("/bulk/");
-        kv.put("/kept", "still here");
-        Compaction compaction = admin.compact();
-        long before = admin.status(member.clientUrl()).dbSize();
-
-        admin.defragment(member.clientUrl(), Duration.ofSeconds(30));
-
-        EndpointStatus after = admin.status(member.clientUrl());
-        System.out.printf("MaintenanceIT %s: db %d -> %d bytes (in use %d), compacted at revision %d%n", version,
-            before, after.dbSize(), after.dbSizeInUse(), compaction.revision());
-        assertThat(compaction.alreadyCompacted()).isFalse();
-        assertThat(compaction.revision()).isGreaterThan(128);
-        assertThat(before).isGreaterThan(8L * 1024 * 1024);
-        assertThat(after.dbSize()).isLessThan(before / 4);
-        assertThat(admin.compact().alreadyCompacted()).as("a second compaction at the same revision").isTrue();
-        assertThat(kv.readPrefix("/kept")).containsEntry("/kept", "still here");
-      }
     }
-  }
 
-  /** etcd raises CORRUPT itself only on a hash mismatch; the Alarm RPC's ACTIVATE stands in for one here. */
-  @ParameterizedTest(name = "{0}")
-  @EnumSource(EtcdVersion.class)
-  void aCorruptAlarmIsReportedAsSuch(EtcdVersion version) throws Exception {
-    try (LocalEtcd etcd = new LocalEtcd(version)) {
-      EtcdProcess member = etcd.startFirst("m1");
-      try (EtcdAdmin admin = MembershipIT.adminOf(member)) {
-        MemberId id = admin.status(member.clientUrl()).memberId();
-        ManagedChannel channel = NettyChannelBuilder
-            .forAddress(member.clientUrl().getHost(), member.clientUrl().getPort()).usePlaintext().build();
-        try {
-          io.etcd.jetcd.api.MaintenanceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
-              .alarm(io.etcd.jetcd.api.AlarmRequest.newBuilder()
-                  .setAction(io.etcd.jetcd.api.AlarmRequest.AlarmAction.ACTIVATE)
-                  .setMemberID(id.value()).setAlarmValue(2).build());
-        } finally {
-          channel.shutdownNow();
+    /** etcd raises CORRUPT itself only on a hash mismatch; the Alarm RPC's ACTIVATE stands in for one here. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(EtcdVersion.class)
+    void aCorruptAlarmIsReportedAsSuch(EtcdVersion version) throws Exception {
+        try (LocalEtcd etcd = new LocalEtcd(version)) {
+            EtcdProcess member = etcd.startFirst("m1");
+            try (EtcdAdmin admin = MembershipIT.adminOf(member)) {
+                MemberId id = admin.status(member.clientUrl()).memberId();
+                ManagedChannel channel = NettyChannelBuilder.forAddress(
+                                member.clientUrl().getHost(), member.clientUrl().getPort())
+                        .usePlaintext()
+                        .build();
+                try {
+                    io.etcd.jetcd.api.MaintenanceGrpc.newBlockingStub(channel)
+                            .withDeadlineAfter(10, TimeUnit.SECONDS)
+                            .alarm(io.etcd.jetcd.api.AlarmRequest.newBuilder()
+                                    .setAction(io.etcd.jetcd.api.AlarmRequest.AlarmAction.ACTIVATE)
+                                    .setMemberID(id.value())
+                                    .setAlarmValue(2)
+                                    .build());
+                } finally {
+                    channel.shutdownNow();
+                }
+                assertThat(admin.alarms()).containsExactly(new Alarm(id, Alarm.Kind.CORRUPT));
+            }
         }
-        assertThat(admin.alarms()).containsExactly(new Alarm(id, Alarm.Kind.CORRUPT));
-      }
     }
-  }
 
-  @ParameterizedTest(name = "{0}")
-  @EnumSource(EtcdVersion.class)
-  void noSpaceIsRaisedAndClearedByCompactDefragDisarm(EtcdVersion version) {
-    try (LocalEtcd etcd = new LocalEtcd(version).withFlags("--quota-backend-bytes=" + 4 * 1024 * 1024)) {
-      EtcdProcess member = etcd.startFirst("m1");
-      try (EtcdAdmin admin = MembershipIT.adminOf(member);
-          KeyValues kv = new KeyValues(List.of(member.clientUrl()))) {
-        kv.put("/kept", "acknowledged before the alarm");
-        Optional<Throwable> refusal = Optional.empty();
-        for (int i = 0; i < 500 && refusal.isEmpty(); i++) {
-          refusal = kv.tryPut("/churn/" + (i % 4), BLOB); // overwrites: compaction frees almost everything
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(EtcdVersion.class)
+    void noSpaceIsRaisedAndClearedByCompactDefragDisarm(EtcdVersion version) {
+        try (LocalEtcd etcd = new LocalEtcd(version).withFlags("--quota-backend-bytes=" + 4 * 1024 * 1024)) {
+            EtcdProcess member = etcd.startFirst("m1");
+            try (EtcdAdmin admin = MembershipIT.adminOf(member);
+                    KeyValues kv = new KeyValues(List.of(member.clientUrl()))) {
+                kv.put("/kept", "acknowledged before the alarm");
+                Optional<Throwable> refusal = Optional.empty();
+                for (int i = 0; i < 500 && refusal.isEmpty(); i++) {
+                    refusal = kv.tryPut("/churn/" + (i % 4), BLOB); // overwrites: compaction frees almost everything
+                }
+                assertThat(refusal)
+                        .as("a write refused once over the quota")
+                        .get()
+                        .satisfies(e -> assertThat(e).hasMessageContaining("database space exceeded"));
+                MemberId id = admin.status(member.clientUrl()).memberId();
+                assertThat(admin.alarms()).containsExactly(new Alarm(id, Alarm.Kind.NOSPACE));
+
+                admin.compact();
+                EndpointStatus compacted = admin.status(member.clientUrl());
+                admin.defragment(member.clientUrl(), Duration.ofSeconds(30));
+                EndpointStatus defragmented = admin.status(member.clientUrl());
+                admin.disarm(new Alarm(id, Alarm.Kind.NOSPACE));
+
+                System.out.printf(
+                        "MaintenanceIT %s NOSPACE: after compaction db %d in use %d; after defragment db %d in use %d%n",
+                        version,
+                        compacted.dbSize(),
+                        compacted.dbSizeInUse(),
+                        defragmented.dbSize(),
+                        defragmented.dbSizeInUse());
+                // Why the planner defragments a full voter whatever its estimate says (SpaceAlarms): pages a compaction
+                // freed
+                // count as free only after the member's next commit, and NOSPACE refuses writes. etcd 3.5 commits again
+                // on the
+                // member that answered a physical compaction (only there: DefragE2EIT's followers), 3.4 nowhere.
+                if (version == EtcdVersion.V3_4_23) {
+                    assertThat(compacted.dbSizeInUse())
+                            .as("in use right after compaction")
+                            .isGreaterThan(2L * 1024 * 1024);
+                }
+                assertThat(defragmented.dbSizeInUse())
+                        .as("in use after the defragment")
+                        .isLessThan(1024L * 1024);
+
+                assertThat(admin.alarms()).isEmpty();
+                assertThat(kv.tryPut("/after", "writable again")).isEmpty();
+                assertThat(kv.readPrefix("/kept")).containsEntry("/kept", "acknowledged before the alarm");
+            }
         }
-        assertThat(refusal).as("a write refused once over the quota").get()
-            .satisfies(e -> assertThat(e).hasMessageContaining("database space exceeded"));
-        MemberId id = admin.status(member.clientUrl()).memberId();
-        assertThat(admin.alarms()).containsExactly(new Alarm(id, Alarm.Kind.NOSPACE));
-
-        admin.compact();
-        EndpointStatus compacted = admin.status(member.clientUrl());
-        admin.defragment(member.clientUrl(), Duration.ofSeconds(30));
-        EndpointStatus defragmented = admin.status(member.clientUrl());
-        admin.disarm(new Alarm(id, Alarm.Kind.NOSPACE));
-
-        System.out.printf("MaintenanceIT %s NOSPACE: after compaction db %d in use %d; after defragment db %d in use %d%n",
-            version, compacted.dbSize(), compacted.dbSizeInUse(), defragmented.dbSize(), defragmented.dbSizeInUse());
-        // Why the planner defragments a full voter whatever its estimate says (SpaceAlarms): pages a compaction freed
-        // count as free only after the member's next commit, and NOSPACE refuses writes. etcd 3.5 commits again on the
-        // member that answered a physical compaction (only there: DefragE2EIT's followers), 3.4 nowhere.
-        if (version == EtcdVersion.V3_4_23) {
-          assertThat(compacted.dbSizeInUse()).as("in use right after compaction").isGreaterThan(2L * 1024 * 1024);
-        }
-        assertThat(defragmented.dbSizeInUse()).as("in use after the defragment").isLessThan(1024L * 1024);
-
-        assertThat(admin.alarms()).isEmpty();
-        assertThat(kv.tryPut("/after", "writable again")).isEmpty();
-        assertThat(kv.readPrefix("/kept")).containsEntry("/kept", "acknowledged before the alarm");
-      }
     }
-  }
 }

@@ -11,47 +11,47 @@ import java.time.Instant;
  */
 final class MembershipChanges {
 
-  private static final Duration PAUSE = Duration.ofMillis(100);
+    private static final Duration PAUSE = Duration.ofMillis(100);
 
-  private MembershipChanges() {}
+    private MembershipChanges() {}
 
-  static Membership addLearner(EtcdAdmin admin, URI peerUrl, Duration within) {
-    Membership[] result = new Membership[1];
-    retry(() -> result[0] = admin.addLearner(peerUrl), EtcdException.MembershipRefused.class, within);
-    return result[0];
-  }
+    static Membership addLearner(EtcdAdmin admin, URI peerUrl, Duration within) {
+        Membership[] result = new Membership[1];
+        retry(() -> result[0] = admin.addLearner(peerUrl), EtcdException.MembershipRefused.class, within);
+        return result[0];
+    }
 
-  /** Returns how many promote calls it took. */
-  static int promote(EtcdAdmin admin, MemberId learner, Duration within) {
-    return retry(() -> admin.promote(learner), EtcdException.LearnerNotReady.class, within);
-  }
+    /** Returns how many promote calls it took. */
+    static int promote(EtcdAdmin admin, MemberId learner, Duration within) {
+        return retry(() -> admin.promote(learner), EtcdException.LearnerNotReady.class, within);
+    }
 
-  /** Returns how many remove calls it took. */
-  static int remove(EtcdAdmin admin, MemberId member, Duration within) {
-    return retry(() -> admin.remove(member), EtcdException.MembershipRefused.class, within);
-  }
+    /** Returns how many remove calls it took. */
+    static int remove(EtcdAdmin admin, MemberId member, Duration within) {
+        return retry(() -> admin.remove(member), EtcdException.MembershipRefused.class, within);
+    }
 
-  private static int retry(Runnable change, Class<? extends EtcdException> notYet, Duration within) {
-    Instant deadline = Instant.now().plus(within);
-    for (int attempt = 1; ; attempt++) {
-      try {
-        change.run();
-        return attempt;
-      } catch (EtcdException e) {
-        if (!notYet.isInstance(e) || Instant.now().isAfter(deadline)) {
-          throw e;
+    private static int retry(Runnable change, Class<? extends EtcdException> notYet, Duration within) {
+        Instant deadline = Instant.now().plus(within);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                change.run();
+                return attempt;
+            } catch (EtcdException e) {
+                if (!notYet.isInstance(e) || Instant.now().isAfter(deadline)) {
+                    throw e;
+                }
+                pause();
+            }
         }
-        pause();
-      }
     }
-  }
 
-  private static void pause() {
-    try {
-      Thread.sleep(PAUSE);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
+    private static void pause() {
+        try {
+            Thread.sleep(PAUSE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
     }
-  }
 }

@@ -18,44 +18,48 @@ import picocli.CommandLine.Spec;
  * {@code kubectl_complete-etcd WORDS...}, which calls {@code kubectl-etcd __complete WORDS...}: that answers in
  * kubectl's (Cobra's) protocol, one candidate a line and a last line {@code :DIRECTIVE}.
  */
-@Command(name = "completion", description = "Print a bash or zsh completion script for kubectl-etcd "
-    + "(for `kubectl etcd <TAB>` install kubectl_complete-etcd instead, see the docs).")
+@Command(
+        name = "completion",
+        description = "Print a bash or zsh completion script for kubectl-etcd "
+                + "(for `kubectl etcd <TAB>` install kubectl_complete-etcd instead, see the docs).")
 final class Completion implements Callable<Integer> {
 
-  static final String COMPLETE = "__complete";
-  /** Cobra's ShellCompDirectiveDefault: the shell may fall back to file names (snapshot PATH). */
-  static final int DIRECTIVE_DEFAULT = 0;
-  /** Cobra's ShellCompDirectiveNoFileComp: only our candidates. */
-  static final int DIRECTIVE_NO_FILES = 4;
+    static final String COMPLETE = "__complete";
+    /** Cobra's ShellCompDirectiveDefault: the shell may fall back to file names (snapshot PATH). */
+    static final int DIRECTIVE_DEFAULT = 0;
+    /** Cobra's ShellCompDirectiveNoFileComp: only our candidates. */
+    static final int DIRECTIVE_NO_FILES = 4;
 
-  @Spec
-  CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "SHELL", description = "bash or zsh")
-  String shell;
+    @Parameters(index = "0", paramLabel = "SHELL", description = "bash or zsh")
+    String shell;
 
-  @Override
-  public Integer call() {
-    String which = shell.toLowerCase(Locale.ROOT);
-    if (!which.equals("bash") && !which.equals("zsh")) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "SHELL must be bash or zsh, not " + shell);
+    @Override
+    public Integer call() {
+        String which = shell.toLowerCase(Locale.ROOT);
+        if (!which.equals("bash") && !which.equals("zsh")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "SHELL must be bash or zsh, not " + shell);
+        }
+        // picocli's script serves both: under zsh it loads bashcompinit itself
+        spec.commandLine()
+                .getOut()
+                .print(AutoComplete.bash("kubectl-etcd", spec.root().commandLine()));
+        return 0;
     }
-    // picocli's script serves both: under zsh it loads bashcompinit itself
-    spec.commandLine().getOut().print(AutoComplete.bash("kubectl-etcd", spec.root().commandLine()));
-    return 0;
-  }
 
-  /** Answers {@code __complete WORDS...}: the last word is the one being completed (empty after a space). */
-  static int complete(CommandLine root, List<String> words, PrintWriter out) {
-    List<String> args = words.isEmpty() ? List.of("") : words;
-    String current = args.getLast();
-    List<CharSequence> suffixes = new ArrayList<>();
-    AutoComplete.complete(root.getCommandSpec(), args.toArray(String[]::new), args.size() - 1, current.length(),
-        0, suffixes);
-    // picocli hands back what follows the typed prefix; kubectl wants whole words
-    suffixes.forEach(suffix -> out.println(current + suffix));
-    out.println(":" + (suffixes.isEmpty() ? DIRECTIVE_DEFAULT : DIRECTIVE_NO_FILES));
-    out.flush();
-    return 0;
-  }
+    /** Answers {@code __complete WORDS...}: the last word is the one being completed (empty after a space). */
+    static int complete(CommandLine root, List<String> words, PrintWriter out) {
+        List<String> args = words.isEmpty() ? List.of("") : words;
+        String current = args.getLast();
+        List<CharSequence> suffixes = new ArrayList<>();
+        AutoComplete.complete(
+                root.getCommandSpec(), args.toArray(String[]::new), args.size() - 1, current.length(), 0, suffixes);
+        // picocli hands back what follows the typed prefix; kubectl wants whole words
+        suffixes.forEach(suffix -> out.println(current + suffix));
+        out.println(":" + (suffixes.isEmpty() ? DIRECTIVE_DEFAULT : DIRECTIVE_NO_FILES));
+        out.flush();
+        return 0;
+    }
 }

@@ -10,8 +10,8 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.function.Supplier;
-import picocli.CommandLine.Option;
 import picocli.CommandLine;
+import picocli.CommandLine.Option;
 
 /**
  * The {@code -o/--output} flag of the commands that print objects: the table people read (default), or the same
@@ -19,53 +19,63 @@ import picocli.CommandLine;
  */
 final class OutputFormat {
 
-  enum Kind { TABLE, JSON, YAML }
-
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-  private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
-      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-      .build());
-
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", converter = KindConverter.class,
-      completionCandidates = Names.class, description = "Output format: table (default), json or yaml.")
-  Kind kind = Kind.TABLE;
-
-  /** The table as is, or the document serialized; the table is only built when it is wanted. */
-  String render(Supplier<String> table, Object document) {
-    return switch (kind) {
-      case TABLE -> table.get();
-      case JSON -> write(JSON, document) + "\n";
-      case YAML -> write(YAML, document);
-    };
-  }
-
-  private static String write(ObjectMapper mapper, Object document) {
-    try {
-      return mapper.writeValueAsString(document);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException("cannot serialize the output", e);
+    enum Kind {
+        TABLE,
+        JSON,
+        YAML
     }
-  }
 
-  /** What completion offers after {@code -o}: the names as typed, not the enum's. */
-  static final class Names implements Iterable<String> {
-    @Override
-    public Iterator<String> iterator() {
-      return Arrays.stream(Kind.values()).map(k -> k.name().toLowerCase(Locale.ROOT)).iterator();
-    }
-  }
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .build());
 
-  /** Lower-case names on the command line, like kubectl's {@code -o json}. */
-  static final class KindConverter implements CommandLine.ITypeConverter<Kind> {
-    @Override
-    public Kind convert(String value) {
-      try {
-        return Kind.valueOf(value.strip().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException("'" + value + "' is not an output format: use table, json or "
-            + "yaml");
-      }
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FORMAT",
+            converter = KindConverter.class,
+            completionCandidates = Names.class,
+            description = "Output format: table (default), json or yaml.")
+    Kind kind = Kind.TABLE;
+
+    /** The table as is, or the document serialized; the table is only built when it is wanted. */
+    String render(Supplier<String> table, Object document) {
+        return switch (kind) {
+            case TABLE -> table.get();
+            case JSON -> write(JSON, document) + "\n";
+            case YAML -> write(YAML, document);
+        };
     }
-  }
+
+    private static String write(ObjectMapper mapper, Object document) {
+        try {
+            return mapper.writeValueAsString(document);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("cannot serialize the output", e);
+        }
+    }
+
+    /** What completion offers after {@code -o}: the names as typed, not the enum's. */
+    static final class Names implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(Kind.values())
+                    .map(k -> k.name().toLowerCase(Locale.ROOT))
+                    .iterator();
+        }
+    }
+
+    /** Lower-case names on the command line, like kubectl's {@code -o json}. */
+    static final class KindConverter implements CommandLine.ITypeConverter<Kind> {
+        @Override
+        public Kind convert(String value) {
+            try {
+                return Kind.valueOf(value.strip().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(
+                        "'" + value + "' is not an output format: use table, json or " + "yaml");
+            }
+        }
+    }
 }

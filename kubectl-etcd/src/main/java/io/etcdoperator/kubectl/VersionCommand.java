@@ -12,16 +12,16 @@ import picocli.CommandLine.Spec;
 @Command(name = "version", description = "Print the plugin's version and the Java runtime it runs on.")
 final class VersionCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-  @Override
-  public Integer call() {
-    spec.commandLine().getOut().print(text(System.getProperty("java.version"), System.getProperty("java.home")));
-    return 0;
-  }
+    @Override
+    public Integer call() {
+        spec.commandLine().getOut().print(text(System.getProperty("java.version"), System.getProperty("java.home")));
+        return 0;
+    }
 
-  static String text(String javaVersion, String javaHome) {
-    return new KubectlEtcd.Version().getVersion()[0] + "\njava " + javaVersion + " (" + javaHome + ")\n";
-  }
+    static String text(String javaVersion, String javaHome) {
+        return new KubectlEtcd.Version().getVersion()[0] + "\njava " + javaVersion + " (" + javaHome + ")\n";
+    }
 }

@@ -52,9 +52,11 @@ public final class ApiExtensionsServer implements AutoCloseable {
     /** Plugins that watch core or admissionregistration objects, which this server does not serve. */
     private static final String DISABLED_ADMISSION = "NamespaceLifecycle,MutatingAdmissionPolicy,"
             + "MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook";
+
     private static final String DISABLED_BEHIND_1_20 = "MutatingAdmissionPolicy,ValidatingAdmissionPolicy";
     /** The Service through which kube-apiserver's aggregator reaches this server (an ExternalName to 127.0.0.1). */
     static final String SERVICE_NAMESPACE = "kube-system";
+
     static final String SERVICE_NAME = "apiextensions-1-36";
     static final String SERVICE_DNS_NAME = SERVICE_NAME + "." + SERVICE_NAMESPACE + ".svc";
 
@@ -107,8 +109,8 @@ public final class ApiExtensionsServer implements AutoCloseable {
             }
             server.stopProcesses();
             server.removeShutdownHook();
-            throw new IllegalStateException("apiextensions-apiserver did not start: " + e.getMessage() + "; logs: "
-                    + server.logs(), e);
+            throw new IllegalStateException(
+                    "apiextensions-apiserver did not start: " + e.getMessage() + "; logs: " + server.logs(), e);
         }
     }
 
@@ -128,7 +130,8 @@ public final class ApiExtensionsServer implements AutoCloseable {
         url = URI.create("https://127.0.0.1:" + ports[2]);
         kubeconfig = writeKubeconfig(workDir.resolve("kubeconfig"), url, ca.file(), admin);
 
-        List<String> command = new ArrayList<>(List.of(binaries.apiServer().toString(),
+        List<String> command = new ArrayList<>(List.of(
+                binaries.apiServer().toString(),
                 "--etcd-servers=" + etcd,
                 "--bind-address=127.0.0.1",
                 "--secure-port=" + ports[2],
@@ -160,8 +163,13 @@ public final class ApiExtensionsServer implements AutoCloseable {
         // /readyz stays red standalone (its Service informer has no core API to sync from); /livez is the signal
         ReadinessProbe.https(url.resolve("/livez"), ca.file(), Optional.empty()).await(server, deadline);
         timeToReady = Duration.between(started, Instant.now());
-        LOG.log(Level.INFO, "apiextensions-apiserver {0} ready at {1} after {2} ms (work dir {3})",
-                ApiExtensionsBinaries.VERSION, url, timeToReady.toMillis(), workDir);
+        LOG.log(
+                Level.INFO,
+                "apiextensions-apiserver {0} ready at {1} after {2} ms (work dir {3})",
+                ApiExtensionsBinaries.VERSION,
+                url,
+                timeToReady.toMillis(),
+                workDir);
     }
 
     /**
@@ -174,30 +182,56 @@ public final class ApiExtensionsServer implements AutoCloseable {
         }
         try (KubernetesClient client = delegate.newClient()) {
             client.resource(new ServiceBuilder()
-                    .withNewMetadata().withName(SERVICE_NAME).withNamespace(SERVICE_NAMESPACE).endMetadata()
-                    .withNewSpec().withType("ExternalName").withExternalName("127.0.0.1").endSpec()
-                    .build()).createOr(NonDeletingOperation::update);
+                            .withNewMetadata()
+                            .withName(SERVICE_NAME)
+                            .withNamespace(SERVICE_NAMESPACE)
+                            .endMetadata()
+                            .withNewSpec()
+                            .withType("ExternalName")
+                            .withExternalName("127.0.0.1")
+                            .endSpec()
+                            .build())
+                    .createOr(NonDeletingOperation::update);
             String name = version + "." + group;
             GenericKubernetesResource apiService = new GenericKubernetesResourceBuilder()
-                    .withApiVersion("apiregistration.k8s.io/v1").withKind("APIService")
-                    .withNewMetadata().withName(name).endMetadata()
-                    .addToAdditionalProperties("spec", Map.of(
-                            "group", group,
-                            "version", version,
-                            "groupPriorityMinimum", 1000,
-                            "versionPriority", 15,
-                            "caBundle", Base64.getEncoder().encodeToString(Files.readAllBytes(caFile)),
-                            "service", Map.of("namespace", SERVICE_NAMESPACE, "name", SERVICE_NAME,
-                                    "port", url.getPort())))
+                    .withApiVersion("apiregistration.k8s.io/v1")
+                    .withKind("APIService")
+                    .withNewMetadata()
+                    .withName(name)
+                    .endMetadata()
+                    .addToAdditionalProperties(
+                            "spec",
+                            Map.of(
+                                    "group",
+                                    group,
+                                    "version",
+                                    version,
+                                    "groupPriorityMinimum",
+                                    1000,
+                                    "versionPriority",
+                                    15,
+                                    "caBundle",
+                                    Base64.getEncoder().encodeToString(Files.readAllBytes(caFile)),
+                                    "service",
+                                    Map.of(
+                                            "namespace",
+                                            SERVICE_NAMESPACE,
+                                            "name",
+                                            SERVICE_NAME,
+                                            "port",
+                                            url.getPort())))
                     .build();
             client.resource(apiService).createOr(NonDeletingOperation::update);
             Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
             String last = "no status yet";
             while (Instant.now().isBefore(deadline)) {
                 processes.getLast().ensureAlive();
-                GenericKubernetesResource current = client.genericKubernetesResources("apiregistration.k8s.io/v1",
-                        "APIService").withName(name).get();
-                Object conditions = current == null ? null
+                GenericKubernetesResource current = client.genericKubernetesResources(
+                                "apiregistration.k8s.io/v1", "APIService")
+                        .withName(name)
+                        .get();
+                Object conditions = current == null
+                        ? null
                         : ((Map<?, ?>) current.getAdditionalProperties().getOrDefault("status", Map.of()))
                                 .get("conditions");
                 if (conditions instanceof List<?> list) {
@@ -215,8 +249,8 @@ public final class ApiExtensionsServer implements AutoCloseable {
                 }
                 Thread.sleep(250);
             }
-            throw new IllegalStateException("APIService " + name + " not Available before the deadline (" + last
-                    + "); see " + logs());
+            throw new IllegalStateException(
+                    "APIService " + name + " not Available before the deadline (" + last + "); see " + logs());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + caFile, e);
         }
@@ -228,35 +262,49 @@ public final class ApiExtensionsServer implements AutoCloseable {
      */
     public List<String> serveCustomResourceDefinitions(Path directory) throws InterruptedException {
         List<CustomResourceDefinition> crds = new ArrayList<>();
-        try (KubernetesClient client = newClient(); Stream<Path> files = Files.list(directory)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        try (KubernetesClient client = newClient();
+                Stream<Path> files = Files.list(directory)) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 try (InputStream in = Files.newInputStream(file)) {
-                    CustomResourceDefinition crd = client.getKubernetesSerialization()
-                            .unmarshal(in, CustomResourceDefinition.class);
-                    crds.add(client.resource(crd).fieldManager("local-kube").forceConflicts().serverSideApply());
+                    CustomResourceDefinition crd =
+                            client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+                    crds.add(client.resource(crd)
+                            .fieldManager("local-kube")
+                            .forceConflicts()
+                            .serverSideApply());
                 }
             }
             for (CustomResourceDefinition crd : crds) {
-                client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+                client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(crd.getMetadata().getName())
                         .waitUntilCondition(ApiExtensionsServer::established, 1, TimeUnit.MINUTES);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read CRDs from " + directory, e);
         }
-        List<String> groupVersions = crds.stream().flatMap(crd -> crd.getSpec().getVersions().stream()
-                .filter(v -> Boolean.TRUE.equals(v.getServed()))
-                .map(v -> crd.getSpec().getGroup() + "/" + v.getName())).distinct().toList();
+        List<String> groupVersions = crds.stream()
+                .flatMap(crd -> crd.getSpec().getVersions().stream()
+                        .filter(v -> Boolean.TRUE.equals(v.getServed()))
+                        .map(v -> crd.getSpec().getGroup() + "/" + v.getName()))
+                .distinct()
+                .toList();
         for (String groupVersion : groupVersions) {
-            serveThroughAggregator(groupVersion.substring(0, groupVersion.indexOf('/')),
+            serveThroughAggregator(
+                    groupVersion.substring(0, groupVersion.indexOf('/')),
                     groupVersion.substring(groupVersion.indexOf('/') + 1));
         }
         return groupVersions;
     }
 
     private static boolean established(CustomResourceDefinition crd) {
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+        return crd != null
+                && crd.getStatus() != null
+                && crd.getStatus().getConditions() != null
                 && crd.getStatus().getConditions().stream()
-                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static boolean discovered(KubernetesClient client, String groupVersion) {

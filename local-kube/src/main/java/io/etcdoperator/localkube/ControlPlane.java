@@ -85,8 +85,8 @@ public final class ControlPlane implements AutoCloseable {
             // keep the work dir: its logs explain the failure
             plane.stopProcesses();
             plane.removeShutdownHook();
-            throw new IllegalStateException("local control plane did not start: " + e.getMessage()
-                    + "; logs: " + plane.logs(), e);
+            throw new IllegalStateException(
+                    "local control plane did not start: " + e.getMessage() + "; logs: " + plane.logs(), e);
         }
     }
 
@@ -104,23 +104,35 @@ public final class ControlPlane implements AutoCloseable {
         ControlPlaneFlags.FrontProxy frontProxy = ControlPlaneFlags.FrontProxy.generate(workDir.resolve("pki"));
         List<String> apiServerFlags = new ArrayList<>(ControlPlaneFlags.apiServer(
                 binaries.apiServer(), apiServerCertDir(), etcdEndpoint, ports[2], tokens, keys, frontProxy));
-        apiServerFlags.addAll(ControlPlaneFlags.audit(writeAuditPolicy(workDir.resolve("audit-policy.yaml")),
-                auditLog()));
+        apiServerFlags.addAll(
+                ControlPlaneFlags.audit(writeAuditPolicy(workDir.resolve("audit-policy.yaml")), auditLog()));
         LocalProcess apiServerProcess = run("kube-apiserver", apiServerFlags);
         ReadinessProbe.https(apiServer.resolve("/readyz"), apiServerCertificate(), Optional.of(adminToken))
                 .await(apiServerProcess, deadline);
         kubeconfig = Kubeconfig.write(workDir.resolve("kubeconfig"), apiServer, apiServerCertificate(), adminToken);
 
         Path controllerManagerCertDir = workDir.resolve("kube-controller-manager");
-        LocalProcess controllerManager = run("kube-controller-manager", ControlPlaneFlags.controllerManager(
-                binaries.controllerManager(), controllerManagerCertDir, kubeconfig.file(), ports[3], keys,
-                apiServerCertificate()));
-        ReadinessProbe.https(URI.create("https://" + LOOPBACK + ":" + ports[3] + "/healthz"),
-                controllerManagerCertDir.resolve("kube-controller-manager.crt"), Optional.empty())
+        LocalProcess controllerManager = run(
+                "kube-controller-manager",
+                ControlPlaneFlags.controllerManager(
+                        binaries.controllerManager(),
+                        controllerManagerCertDir,
+                        kubeconfig.file(),
+                        ports[3],
+                        keys,
+                        apiServerCertificate()));
+        ReadinessProbe.https(
+                        URI.create("https://" + LOOPBACK + ":" + ports[3] + "/healthz"),
+                        controllerManagerCertDir.resolve("kube-controller-manager.crt"),
+                        Optional.empty())
                 .await(controllerManager, deadline);
         timeToReady = Duration.between(started, Instant.now());
-        LOG.log(Level.INFO, "local control plane ready at {0} after {1} ms (work dir {2})",
-                apiServer, timeToReady.toMillis(), workDir);
+        LOG.log(
+                Level.INFO,
+                "local control plane ready at {0} after {1} ms (work dir {2})",
+                apiServer,
+                timeToReady.toMillis(),
+                workDir);
     }
 
     private LocalProcess run(String name, List<String> command) {
@@ -233,7 +245,8 @@ public final class ControlPlane implements AutoCloseable {
 
     private static void deleteRecursively(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+            files.sorted(Comparator.reverseOrder())
+                    .forEach(file -> file.toFile().delete());
         } catch (IOException e) {
             LOG.log(Level.WARNING, "could not delete " + dir, e);
         }

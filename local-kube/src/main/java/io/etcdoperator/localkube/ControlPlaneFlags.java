@@ -18,12 +18,12 @@ final class ControlPlaneFlags {
     /** How long a node may miss heartbeats before it is NotReady; see {@link #controllerManager}. */
     static final Duration NODE_MONITOR_GRACE = Duration.ofSeconds(20);
 
-    private ControlPlaneFlags() {
-    }
+    private ControlPlaneFlags() {}
 
     static List<String> etcd(Path binary, Path workDir, URI clientUrl, int peerPort) {
         String peerUrl = "http://127.0.0.1:" + peerPort;
-        return List.of(binary.toString(),
+        return List.of(
+                binary.toString(),
                 "--name=store",
                 "--data-dir=" + workDir.resolve("etcd"),
                 "--listen-client-urls=" + clientUrl,
@@ -63,13 +63,24 @@ final class ControlPlaneFlags {
     }
 
     static List<String> audit(Path policy, Path log) {
-        return List.of("--audit-policy-file=" + policy, "--audit-log-path=" + log, "--audit-log-format=json",
-                "--audit-log-maxbackup=1", "--audit-log-maxsize=200");
+        return List.of(
+                "--audit-policy-file=" + policy,
+                "--audit-log-path=" + log,
+                "--audit-log-format=json",
+                "--audit-log-maxbackup=1",
+                "--audit-log-maxsize=200");
     }
 
-    static List<String> apiServer(Path binary, Path certDir, URI etcd, int port, Path tokenFile,
-            ServiceAccountKeys keys, FrontProxy frontProxy) {
-        List<String> flags = new ArrayList<>(List.of(binary.toString(),
+    static List<String> apiServer(
+            Path binary,
+            Path certDir,
+            URI etcd,
+            int port,
+            Path tokenFile,
+            ServiceAccountKeys keys,
+            FrontProxy frontProxy) {
+        List<String> flags = new ArrayList<>(List.of(
+                binary.toString(),
                 "--etcd-servers=" + etcd,
                 "--bind-address=127.0.0.1",
                 "--advertise-address=127.0.0.1",
@@ -97,9 +108,10 @@ final class ControlPlaneFlags {
      * quick as the default (20 s grace, 4 of the nodes' 5 s heartbeats, as 40 s is 4 of a kubelet's 10 s): tests
      * of node loss wait for it.
      */
-    static List<String> controllerManager(Path binary, Path certDir, Path kubeconfig, int port,
-            ServiceAccountKeys keys, Path rootCa) {
-        return List.of(binary.toString(),
+    static List<String> controllerManager(
+            Path binary, Path certDir, Path kubeconfig, int port, ServiceAccountKeys keys, Path rootCa) {
+        return List.of(
+                binary.toString(),
                 "--kubeconfig=" + kubeconfig,
                 "--authentication-kubeconfig=" + kubeconfig,
                 "--authorization-kubeconfig=" + kubeconfig,

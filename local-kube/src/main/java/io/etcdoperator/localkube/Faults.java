@@ -59,8 +59,10 @@ public final class Faults {
 
     /** The node that runs the Pod; throws if none does. */
     public SimulatedNode nodeOf(String namespace, String pod) {
-        return nodes.stream().filter(node -> node.runs(namespace, pod)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("pod " + namespace + "/" + pod
-                        + " runs on no simulated node"));
+        return nodes.stream()
+                .filter(node -> node.runs(namespace, pod))
+                .findFirst()
+                .orElseThrow(() ->
+                        new IllegalArgumentException("pod " + namespace + "/" + pod + " runs on no simulated node"));
     }
 }

@@ -44,8 +44,8 @@ public record KubeBinaries(Path apiServer, Path controllerManager, Path etcd) {
 
     private static Path executable(Path file) {
         if (!Files.isExecutable(file)) {
-            throw new IllegalStateException(file.getFileName() + " is missing: no executable " + file + "; "
-                    + PROVISION_HINT);
+            throw new IllegalStateException(
+                    file.getFileName() + " is missing: no executable " + file + "; " + PROVISION_HINT);
         }
         return file;
     }

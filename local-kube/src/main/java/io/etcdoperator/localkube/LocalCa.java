@@ -60,9 +60,11 @@ final class LocalCa {
         KeyPair keys = newKeyPair();
         X500Name subject = subject(name + "-ca", null);
         try {
-            X509Certificate certificate = sign(builder(subject, subject, keys)
-                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
-                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign)),
+            X509Certificate certificate = sign(
+                    builder(subject, subject, keys)
+                            .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                            .addExtension(
+                                    Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign)),
                     keys.getPrivate());
             write(dir.resolve(name + "-ca.crt"), certificate);
             return new LocalCa(keys, certificate, dir.resolve(name + "-ca.crt"));
@@ -82,8 +84,10 @@ final class LocalCa {
     /** A serving certificate for 127.0.0.1, localhost and {@code dnsName}, written like {@link #issueClient}. */
     KeyFiles issueLoopbackServer(String commonName, String dnsName, Path dir, String file) {
         GeneralNames loopback = new GeneralNames(new GeneralName[] {
-            new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost"),
-            new GeneralName(GeneralName.dNSName, dnsName)});
+            new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+            new GeneralName(GeneralName.dNSName, "localhost"),
+            new GeneralName(GeneralName.dNSName, dnsName)
+        });
         return issue(subject(commonName, null), KeyPurposeId.id_kp_serverAuth, loopback, dir, file);
     }
 
@@ -93,7 +97,9 @@ final class LocalCa {
         try {
             JcaX509v3CertificateBuilder builder = builder(subject(certificate), subject, leaf);
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
-                    .addExtension(Extension.keyUsage, true,
+                    .addExtension(
+                            Extension.keyUsage,
+                            true,
                             new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment))
                     .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(usage));
             if (sans != null) {
@@ -107,8 +113,8 @@ final class LocalCa {
         Path key = dir.resolve(file + ".key");
         write(cert, issued);
         try {
-            ServiceAccountKeys.writeOwnerOnly(key,
-                    ServiceAccountKeys.pem("PRIVATE KEY", leaf.getPrivate().getEncoded()));
+            ServiceAccountKeys.writeOwnerOnly(
+                    key, ServiceAccountKeys.pem("PRIVATE KEY", leaf.getPrivate().getEncoded()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + key, e);
         }
@@ -116,13 +122,17 @@ final class LocalCa {
     }
 
     /** A certificate and its private key as PEM files. */
-    record KeyFiles(Path certificate, Path key) {
-    }
+    record KeyFiles(Path certificate, Path key) {}
 
     private static JcaX509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair keys) {
         Instant now = Instant.now();
-        return new JcaX509v3CertificateBuilder(issuer, new BigInteger(64, RANDOM).abs().add(BigInteger.ONE),
-                Date.from(now.minus(Duration.ofMinutes(5))), Date.from(now.plus(LIFETIME)), subject, keys.getPublic());
+        return new JcaX509v3CertificateBuilder(
+                issuer,
+                new BigInteger(64, RANDOM).abs().add(BigInteger.ONE),
+                Date.from(now.minus(Duration.ofMinutes(5))),
+                Date.from(now.plus(LIFETIME)),
+                subject,
+                keys.getPublic());
     }
 
     private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer) {
@@ -161,8 +171,8 @@ final class LocalCa {
             Files.createDirectories(file.getParent());
             Files.writeString(file, ServiceAccountKeys.pem("CERTIFICATE", certificate.getEncoded()));
         } catch (IOException | GeneralSecurityException e) {
-            throw new UncheckedIOException("cannot write " + file,
-                    e instanceof IOException io ? io : new IOException(e));
+            throw new UncheckedIOException(
+                    "cannot write " + file, e instanceof IOException io ? io : new IOException(e));
         }
     }
 }

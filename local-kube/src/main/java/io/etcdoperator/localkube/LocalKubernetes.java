@@ -101,15 +101,23 @@ public final class LocalKubernetes implements AutoCloseable {
             simulatedEtcd = Optional.of(etcd);
             progress.accept("etcd member Pods are answered by a simulated etcd");
         }
-        NodeFacilities facilities = new NodeFacilities(client, network, hosts, options.images(), mountPoints,
-                options.backOff(), workDir.resolve("nodes"), simulatedEtcd);
+        NodeFacilities facilities = new NodeFacilities(
+                client,
+                network,
+                hosts,
+                options.images(),
+                mountPoints,
+                options.backOff(),
+                workDir.resolve("nodes"),
+                simulatedEtcd);
         for (int i = 1; i <= options.nodes(); i++) {
             NodeOptions nodeOptions = NodeOptions.named("node-" + i);
             if (options.simulatedEtcd()) {
                 nodeOptions = nodeOptions.withMaxPods(SIMULATED_MAX_PODS);
             }
             if (!options.zones().isEmpty()) {
-                nodeOptions = nodeOptions.inZone(options.zones().get((i - 1) % options.zones().size()));
+                nodeOptions = nodeOptions.inZone(
+                        options.zones().get((i - 1) % options.zones().size()));
             }
             SimulatedNode node = new SimulatedNode(facilities, nodeOptions, kubeletTls);
             resources.add(node);
@@ -133,11 +141,13 @@ public final class LocalKubernetes implements AutoCloseable {
     }
 
     private static boolean schedulable(Node node) {
-        boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
+        boolean ready = node.getStatus() != null
+                && node.getStatus().getConditions() != null
                 && node.getStatus().getConditions().stream()
-                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-        boolean tainted = node.getSpec().getTaints() != null && node.getSpec().getTaints().stream()
-                .anyMatch(taint -> taint.getKey().startsWith("node.kubernetes.io/not-ready"));
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        boolean tainted = node.getSpec().getTaints() != null
+                && node.getSpec().getTaints().stream()
+                        .anyMatch(taint -> taint.getKey().startsWith("node.kubernetes.io/not-ready"));
         return ready && !tainted;
     }
 
@@ -228,7 +238,9 @@ public final class LocalKubernetes implements AutoCloseable {
             throw new UncheckedIOException("cannot list " + dir, e);
         }
         try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).filter(f -> !f.equals(dir)).toList()) {
+            for (Path file : files.sorted(java.util.Comparator.reverseOrder())
+                    .filter(f -> !f.equals(dir))
+                    .toList()) {
                 Files.delete(file);
             }
         } catch (IOException e) {

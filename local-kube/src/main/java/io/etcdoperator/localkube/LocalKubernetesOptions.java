@@ -11,8 +11,14 @@ import java.util.List;
  * namespaces (else loopback addresses), and whether etcd member Pods are answered by a simulated etcd instead of
  * processes (see {@link #withSimulatedEtcd()}).
  */
-public record LocalKubernetesOptions(int nodes, List<String> zones, String clusterDomain, ImageCatalogue images,
-        RestartBackOff backOff, boolean podNamespaces, boolean simulatedEtcd) {
+public record LocalKubernetesOptions(
+        int nodes,
+        List<String> zones,
+        String clusterDomain,
+        ImageCatalogue images,
+        RestartBackOff backOff,
+        boolean podNamespaces,
+        boolean simulatedEtcd) {
 
     public LocalKubernetesOptions {
         if (nodes < 1) {
@@ -23,8 +29,14 @@ public record LocalKubernetesOptions(int nodes, List<String> zones, String clust
 
     /** Three nodes without zones, cluster.local, the etcd images, and a short back-off (1 s doubling to 10 s). */
     public static LocalKubernetesOptions defaults() {
-        return new LocalKubernetesOptions(3, List.of(), "cluster.local", ImageCatalogue.withEtcdImages().build(),
-                new RestartBackOff(Duration.ofSeconds(1), Duration.ofSeconds(10)), true, false);
+        return new LocalKubernetesOptions(
+                3,
+                List.of(),
+                "cluster.local",
+                ImageCatalogue.withEtcdImages().build(),
+                new RestartBackOff(Duration.ofSeconds(1), Duration.ofSeconds(10)),
+                true,
+                false);
     }
 
     public LocalKubernetesOptions withNodes(int count) {
@@ -40,11 +52,13 @@ public record LocalKubernetesOptions(int nodes, List<String> zones, String clust
     }
 
     public LocalKubernetesOptions withImages(ImageCatalogue catalogue) {
-        return new LocalKubernetesOptions(nodes, zones, clusterDomain, catalogue, backOff, podNamespaces, simulatedEtcd);
+        return new LocalKubernetesOptions(
+                nodes, zones, clusterDomain, catalogue, backOff, podNamespaces, simulatedEtcd);
     }
 
     public LocalKubernetesOptions withBackOff(RestartBackOff restartBackOff) {
-        return new LocalKubernetesOptions(nodes, zones, clusterDomain, images, restartBackOff, podNamespaces, simulatedEtcd);
+        return new LocalKubernetesOptions(
+                nodes, zones, clusterDomain, images, restartBackOff, podNamespaces, simulatedEtcd);
     }
 
     /** Loopback Pod addresses even where network namespaces would work (no network faults then). */

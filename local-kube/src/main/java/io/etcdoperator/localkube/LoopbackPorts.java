@@ -10,8 +10,7 @@ import java.util.List;
 /** Free TCP ports on 127.0.0.1, so that several control planes can run side by side. */
 public final class LoopbackPorts {
 
-    private LoopbackPorts() {
-    }
+    private LoopbackPorts() {}
 
     /** Returns {@code count} distinct ports that were free a moment ago; a process may still race us to one. */
     public static int[] reserve(int count) {

@@ -22,8 +22,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class Main {
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) throws InterruptedException, IOException {
         Path workDir = Path.of(".local-kube");
@@ -55,19 +54,24 @@ public final class Main {
                 case "--crds-on-1.36" -> celCrds = Path.of(value);
                 case "--operator-layout" -> operatorLayout = Path.of(value);
                 case "--containers" -> containers = Boolean.parseBoolean(value);
-                case "--simulated-etcd" -> options = Boolean.parseBoolean(value) ? options.withSimulatedEtcd() : options;
+                case "--simulated-etcd" ->
+                    options = Boolean.parseBoolean(value) ? options.withSimulatedEtcd() : options;
                 default -> usage(2);
             }
         }
         LocalKubernetes.reuse(workDir);
         // --containers true: etcd images and the operator's OCI layout run in runc containers, not as host processes
         ImageCatalogue.Builder images = containers
-                ? ImageCatalogue.withContainerEtcdImages(workDir.toAbsolutePath().resolve("images"))
+                ? ImageCatalogue.withContainerEtcdImages(
+                        workDir.toAbsolutePath().resolve("images"))
                 : ImageCatalogue.withEtcdImages();
         images.host("busybox");
         if (operatorLayout != null) {
-            images.oci(operatorImage, operatorLayout.toAbsolutePath(), operatorImage.substring(
-                    operatorImage.lastIndexOf(':') + 1), workDir.toAbsolutePath().resolve("images/operator"));
+            images.oci(
+                    operatorImage,
+                    operatorLayout.toAbsolutePath(),
+                    operatorImage.substring(operatorImage.lastIndexOf(':') + 1),
+                    workDir.toAbsolutePath().resolve("images/operator"));
         } else if (operatorJar != null) {
             images.operator(operatorImage, operatorJar);
         }
@@ -80,16 +84,20 @@ public final class Main {
                 Files.createDirectories(kubeconfigCopy.toAbsolutePath().getParent());
                 Files.copy(cluster.kubeconfig(), kubeconfigCopy, StandardCopyOption.REPLACE_EXISTING);
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                progress("stopping");
-                if (apiext != null) {
-                    apiext.close();
-                }
-                cluster.close();
-                stop.countDown();
-            }, "local-kube-main-stop"));
-            System.out.println("ready kubeconfig=" + (kubeconfigCopy != null ? kubeconfigCopy.toAbsolutePath()
-                    : cluster.kubeconfig()) + " hosts=" + cluster.hostsFile() + " nodes=" + cluster.nodes().size()
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            () -> {
+                                progress("stopping");
+                                if (apiext != null) {
+                                    apiext.close();
+                                }
+                                cluster.close();
+                                stop.countDown();
+                            },
+                            "local-kube-main-stop"));
+            System.out.println("ready kubeconfig="
+                    + (kubeconfigCopy != null ? kubeconfigCopy.toAbsolutePath() : cluster.kubeconfig()) + " hosts="
+                    + cluster.hostsFile() + " nodes=" + cluster.nodes().size()
                     + " network=\"" + cluster.podNetwork() + "\""
                     + (apiext == null ? "" : " apiext-kubeconfig=" + apiext.kubeconfig()));
             System.out.flush();

@@ -67,9 +67,11 @@ final class ReadinessProbe {
     }
 
     private int get() throws IOException, GeneralSecurityException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint).timeout(REQUEST_TIMEOUT).GET();
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(endpoint).timeout(REQUEST_TIMEOUT).GET();
         bearerToken.ifPresent(token -> request.header("Authorization", "Bearer " + token));
-        return client().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return client().send(request.build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private HttpClient client() throws IOException, GeneralSecurityException {
@@ -89,7 +91,8 @@ final class ReadinessProbe {
         trusted.load(null, null);
         try (InputStream in = Files.newInputStream(pem)) {
             int index = 0;
-            for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+            for (Certificate certificate :
+                    CertificateFactory.getInstance("X.509").generateCertificates(in)) {
                 trusted.setCertificateEntry("serving-" + index++, certificate);
             }
             if (index == 0) {

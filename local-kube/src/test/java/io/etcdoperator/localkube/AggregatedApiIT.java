@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -79,7 +79,8 @@ class AggregatedApiIT {
 
     @Test
     void anIllegalChangeIsRefusedByTheApiServerWithTheCrdsMessage() {
-        GenericKubernetesResource created = clusters().resource(cluster("shrink", "2Gi")).create();
+        GenericKubernetesResource created =
+                clusters().resource(cluster("shrink", "2Gi")).create();
         assertThat(spec(created)).containsEntry("replicas", 3); // the schema default, applied by the 1.36 server
 
         GenericKubernetesResource shrunk = cluster("shrink", "1Gi");
@@ -87,13 +88,14 @@ class AggregatedApiIT {
         assertThatThrownBy(() -> clusters().resource(shrunk).update())
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(422);
-                    assertThat(e.getStatus().getDetails().getCauses())
-                            .anySatisfy(cause -> {
-                                assertThat(cause.getField()).isEqualTo("spec.storage.size");
-                                assertThat(cause.getMessage()).contains("storage.size cannot be decreased");
-                            });
+                    assertThat(e.getStatus().getDetails().getCauses()).anySatisfy(cause -> {
+                        assertThat(cause.getField()).isEqualTo("spec.storage.size");
+                        assertThat(cause.getMessage()).contains("storage.size cannot be decreased");
+                    });
                 });
-        assertThat(spec(clusters().withName("shrink").get())).extracting("storage").isEqualTo(Map.of("size", "2Gi"));
+        assertThat(spec(clusters().withName("shrink").get()))
+                .extracting("storage")
+                .isEqualTo(Map.of("size", "2Gi"));
     }
 
     @Test
@@ -106,8 +108,7 @@ class AggregatedApiIT {
             }
 
             @Override
-            public void onClose(WatcherException cause) {
-            }
+            public void onClose(WatcherException cause) {}
         })) {
             clusters().resource(cluster("watched", "1Gi")).create();
             assertThat(events.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("ADDED 3");
@@ -126,12 +127,15 @@ class AggregatedApiIT {
     void authenticationAndAuthorizationAreKubeApiserversRbac() {
         Config impersonating = controlPlane.clientConfig();
         impersonating.setImpersonateUsername("someone-without-roles");
-        try (KubernetesClient stranger = new KubernetesClientBuilder().withConfig(impersonating).build()) {
+        try (KubernetesClient stranger =
+                new KubernetesClientBuilder().withConfig(impersonating).build()) {
             assertThatThrownBy(() -> stranger.genericKubernetesResources(API_VERSION, "EtcdCluster")
-                    .inNamespace(NAMESPACE).list())
+                            .inNamespace(NAMESPACE)
+                            .list())
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                         assertThat(e.getCode()).isEqualTo(403);
-                        assertThat(e.getMessage()).contains("someone-without-roles")
+                        assertThat(e.getMessage())
+                                .contains("someone-without-roles")
                                 .contains("etcdclusters.etcd-operator.cozystack.io");
                     });
         }
@@ -139,23 +143,48 @@ class AggregatedApiIT {
 
     @Test
     void theGarbageCollectorAndTheNamespaceControllerSeeTheAggregatedKinds() {
-        GenericKubernetesResource owner = clusters().resource(cluster("owner", "1Gi")).create();
-        client.configMaps().inNamespace(NAMESPACE).resource(new ConfigMapBuilder()
-                .withNewMetadata().withName("owned").withOwnerReferences(new OwnerReferenceBuilder()
-                        .withApiVersion(API_VERSION).withKind("EtcdCluster").withName("owner")
-                        .withUid(owner.getMetadata().getUid()).build()).endMetadata()
-                .build()).create();
+        GenericKubernetesResource owner =
+                clusters().resource(cluster("owner", "1Gi")).create();
+        client.configMaps()
+                .inNamespace(NAMESPACE)
+                .resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("owned")
+                        .withOwnerReferences(new OwnerReferenceBuilder()
+                                .withApiVersion(API_VERSION)
+                                .withKind("EtcdCluster")
+                                .withName("owner")
+                                .withUid(owner.getMetadata().getUid())
+                                .build())
+                        .endMetadata()
+                        .build())
+                .create();
         clusters().withName("owner").delete();
         // the 1.20 garbage collector picks up new kinds at its 30 s discovery resync
-        Eventually.await("the garbage collector to delete the owned ConfigMap", GC_DEADLINE,
-                () -> client.configMaps().inNamespace(NAMESPACE).withName("owned").get() == null);
+        Eventually.await(
+                "the garbage collector to delete the owned ConfigMap",
+                GC_DEADLINE,
+                () -> client.configMaps()
+                                .inNamespace(NAMESPACE)
+                                .withName("owned")
+                                .get()
+                        == null);
 
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("doomed").endMetadata()
-                .build()).create();
-        client.genericKubernetesResources(API_VERSION, "EtcdCluster").inNamespace("doomed")
-                .resource(cluster("inside", "1Gi")).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("doomed")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.genericKubernetesResources(API_VERSION, "EtcdCluster")
+                .inNamespace("doomed")
+                .resource(cluster("inside", "1Gi"))
+                .create();
         client.namespaces().withName("doomed").delete();
-        Eventually.await("namespace doomed (with an EtcdCluster in it) to be deleted", DEADLINE,
+        Eventually.await(
+                "namespace doomed (with an EtcdCluster in it) to be deleted",
+                DEADLINE,
                 () -> client.namespaces().withName("doomed").get() == null);
     }
 
@@ -178,7 +207,8 @@ class AggregatedApiIT {
     }
 
     private static String kubectl(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(apiext.kubectl().toString(),
+        List<String> command = new ArrayList<>(List.of(
+                apiext.kubectl().toString(),
                 "--kubeconfig=" + controlPlane.kubeconfig(),
                 "--cache-dir=" + controlPlane.workDir().resolve("kubectl-cache")));
         command.addAll(List.of(args));
@@ -188,8 +218,9 @@ class AggregatedApiIT {
         return output.strip();
     }
 
-    private static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList,
-            Resource<GenericKubernetesResource>> clusters() {
+    private static MixedOperation<
+                    GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            clusters() {
         return client.genericKubernetesResources(API_VERSION, "EtcdCluster");
     }
 
@@ -197,8 +228,8 @@ class AggregatedApiIT {
         GenericKubernetesResource cluster = new GenericKubernetesResource();
         cluster.setApiVersion(API_VERSION);
         cluster.setKind("EtcdCluster");
-        cluster.setMetadata(new ObjectMetaBuilder().withName(name)
-                .withNamespace(NAMESPACE).build());
+        cluster.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
         cluster.setAdditionalProperty("spec", Map.of("version", "3.5.16", "storage", Map.of("size", size)));
         return cluster;
     }
@@ -211,7 +242,8 @@ class AggregatedApiIT {
     private static void deleteRecursively(Path dir) throws IOException {
         if (Files.exists(dir)) {
             try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+                files.sorted(Comparator.reverseOrder())
+                        .forEach(file -> file.toFile().delete());
             }
         }
     }

@@ -56,7 +56,8 @@ class ControlPlaneIT {
         Path workDir = Path.of("target", "control-plane-it");
         deleteRecursively(workDir);
         controlPlane = ControlPlane.start(workDir);
-        System.out.printf("local control plane ready in %d ms (work dir %s)%n",
+        System.out.printf(
+                "local control plane ready in %d ms (work dir %s)%n",
                 controlPlane.timeToReady().toMillis(), controlPlane.workDir());
         client = controlPlane.newClient();
     }
@@ -75,10 +76,16 @@ class ControlPlaneIT {
     @Order(1)
     void servesKubernetes120AndCreatesNamespaces() {
         assertThat(client.getKubernetesVersion().getGitVersion()).isEqualTo("v1.20.2");
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
-                .build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NAMESPACE)
+                        .endMetadata()
+                        .build())
+                .create();
 
-        assertThat(client.namespaces().withName(NAMESPACE).get().getStatus().getPhase()).isEqualTo("Active");
+        assertThat(client.namespaces().withName(NAMESPACE).get().getStatus().getPhase())
+                .isEqualTo("Active");
     }
 
     @Test
@@ -89,8 +96,11 @@ class ControlPlaneIT {
 
         establish(canary);
 
-        CustomResourceDefinition stored = client.apiextensions().v1().customResourceDefinitions()
-                .withName(canary.getMetadata().getName()).get();
+        CustomResourceDefinition stored = client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(canary.getMetadata().getName())
+                .get();
         assertThat(specSchemaOf(stored).getXKubernetesValidations()).isNullOrEmpty();
     }
 
@@ -117,16 +127,21 @@ class ControlPlaneIT {
         var canaries = client.genericKubernetesResources("localkube.etcdoperator.io/v1alpha1", "Canary")
                 .inNamespace(NAMESPACE);
         GenericKubernetesResource created = canaries.resource(new GenericKubernetesResourceBuilder()
-                .withApiVersion("localkube.etcdoperator.io/v1alpha1").withKind("Canary")
-                .withNewMetadata().withName("tweety").endMetadata()
-                .addToAdditionalProperties("spec", Map.of())
-                .build()).create();
+                        .withApiVersion("localkube.etcdoperator.io/v1alpha1")
+                        .withKind("Canary")
+                        .withNewMetadata()
+                        .withName("tweety")
+                        .endMetadata()
+                        .addToAdditionalProperties("spec", Map.of())
+                        .build())
+                .create();
         assertThat(created.<Integer>get("spec", "replicas")).isEqualTo(3);
 
         created.setAdditionalProperty("status", Map.of("observedGeneration", 1));
         canaries.resource(created).updateStatus();
 
-        assertThat(canaries.withName("tweety").get().<Integer>get("status", "observedGeneration")).isEqualTo(1);
+        assertThat(canaries.withName("tweety").get().<Integer>get("status", "observedGeneration"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -134,13 +149,19 @@ class ControlPlaneIT {
     void garbageCollectsDependentsOfDeletedOwners() {
         var configMaps = client.configMaps().inNamespace(NAMESPACE);
         ConfigMap owner = configMaps.resource(configMap("owner", List.of())).create();
-        var ownerReference = new OwnerReferenceBuilder().withApiVersion("v1").withKind("ConfigMap")
-                .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid()).build();
+        var ownerReference = new OwnerReferenceBuilder()
+                .withApiVersion("v1")
+                .withKind("ConfigMap")
+                .withName(owner.getMetadata().getName())
+                .withUid(owner.getMetadata().getUid())
+                .build();
         configMaps.resource(configMap("dependent", List.of(ownerReference))).create();
 
         configMaps.withName("owner").delete();
 
-        awaitUntil("the dependent ConfigMap is garbage-collected", () -> configMaps.withName("dependent").get() == null);
+        awaitUntil(
+                "the dependent ConfigMap is garbage-collected",
+                () -> configMaps.withName("dependent").get() == null);
     }
 
     @Test
@@ -150,31 +171,57 @@ class ControlPlaneIT {
         assertThat(client.supports("policy/v1", "PodDisruptionBudget")).isFalse();
 
         var budgets = client.resources(PodDisruptionBudget.class).inNamespace(NAMESPACE);
-        budgets.resource(new PodDisruptionBudgetBuilder().withNewMetadata().withName("members").endMetadata()
-                .withNewSpec().withNewMinAvailable(1).withNewSelector().addToMatchLabels("app", "etcd")
-                .endSelector().endSpec().build()).create();
+        budgets.resource(new PodDisruptionBudgetBuilder()
+                        .withNewMetadata()
+                        .withName("members")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewMinAvailable(1)
+                        .withNewSelector()
+                        .addToMatchLabels("app", "etcd")
+                        .endSelector()
+                        .endSpec()
+                        .build())
+                .create();
 
         // the disruption controller of kube-controller-manager fills in the status
         awaitUntil("the PodDisruptionBudget status is observed", () -> {
             PodDisruptionBudget budget = budgets.withName("members").get();
-            return budget.getStatus() != null && Long.valueOf(1).equals(budget.getStatus().getObservedGeneration());
+            return budget.getStatus() != null
+                    && Long.valueOf(1).equals(budget.getStatus().getObservedGeneration());
         });
     }
 
     @Test
     @Order(7)
     void admitsPodsWithAProjectedServiceAccountToken() {
-        awaitUntil("the default ServiceAccount exists",
-                () -> client.serviceAccounts().inNamespace(NAMESPACE).withName("default").get() != null);
+        awaitUntil(
+                "the default ServiceAccount exists",
+                () -> client.serviceAccounts()
+                                .inNamespace(NAMESPACE)
+                                .withName("default")
+                                .get()
+                        != null);
 
-        Pod pod = client.pods().inNamespace(NAMESPACE).resource(new PodBuilder()
-                .withNewMetadata().withName("member-0").endMetadata()
-                .withNewSpec().addNewContainer().withName("etcd").withImage("etcd").endContainer().endSpec()
-                .build()).create();
+        Pod pod = client.pods()
+                .inNamespace(NAMESPACE)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("member-0")
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("etcd")
+                        .withImage("etcd")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
 
         assertThat(pod.getSpec().getServiceAccountName()).isEqualTo("default");
-        assertThat(pod.getSpec().getVolumes()).anySatisfy(volume -> assertThat(volume.getProjected().getSources())
-                .anyMatch(source -> source.getServiceAccountToken() != null));
+        assertThat(pod.getSpec().getVolumes())
+                .anySatisfy(volume -> assertThat(volume.getProjected().getSources())
+                        .anyMatch(source -> source.getServiceAccountToken() != null));
     }
 
     @Test
@@ -193,20 +240,34 @@ class ControlPlaneIT {
         // create/update, not server-side apply: 1.20 rejects an apply that carries x-kubernetes-validations
         client.resource(crd).createOr(NonDeletingOperation::update);
         awaitUntil(crd.getMetadata().getName() + " is Established", () -> {
-            CustomResourceDefinition current = client.apiextensions().v1().customResourceDefinitions()
-                    .withName(crd.getMetadata().getName()).get();
-            return current.getStatus() != null && current.getStatus().getConditions() != null
+            CustomResourceDefinition current = client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(crd.getMetadata().getName())
+                    .get();
+            return current.getStatus() != null
+                    && current.getStatus().getConditions() != null
                     && current.getStatus().getConditions().stream()
-                    .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+                            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
         });
     }
 
     private static CustomResourceDefinition loadCrd(InputStream yaml) {
-        return client.apiextensions().v1().customResourceDefinitions().load(yaml).item();
+        return client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .load(yaml)
+                .item();
     }
 
     private static JSONSchemaProps specSchemaOf(CustomResourceDefinition crd) {
-        return crd.getSpec().getVersions().getFirst().getSchema().getOpenAPIV3Schema().getProperties().get("spec");
+        return crd.getSpec()
+                .getVersions()
+                .getFirst()
+                .getSchema()
+                .getOpenAPIV3Schema()
+                .getProperties()
+                .get("spec");
     }
 
     private static List<Path> projectCrdFiles() throws IOException {
@@ -214,14 +275,21 @@ class ControlPlaneIT {
             return List.of();
         }
         try (Stream<Path> files = Files.list(PROJECT_CRDS)) {
-            return files.filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml"))
-                    .sorted().toList();
+            return files.filter(
+                            f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml"))
+                    .sorted()
+                    .toList();
         }
     }
 
     private static ConfigMap configMap(String name, List<OwnerReference> owners) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withOwnerReferences(new ArrayList<>(owners))
-                .endMetadata().addToData("role", name).build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withOwnerReferences(new ArrayList<>(owners))
+                .endMetadata()
+                .addToData("role", name)
+                .build();
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

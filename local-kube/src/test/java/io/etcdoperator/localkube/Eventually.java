@@ -9,8 +9,7 @@ final class Eventually {
 
     private static final Duration POLL = Duration.ofMillis(200);
 
-    private Eventually() {
-    }
+    private Eventually() {}
 
     /** Returns the first non-null value of {@code probe}; fails with {@code what} after {@code timeout}. */
     static <T> T await(String what, Duration timeout, Supplier<T> probe) {

@@ -6,8 +6,7 @@ import java.util.stream.Stream;
 /** Lines printed by a host command, for assertions about what is left on the machine. */
 final class HostCommandOutput {
 
-    private HostCommandOutput() {
-    }
+    private HostCommandOutput() {}
 
     static Stream<String> lines(String... command) {
         return HostCommand.run(command).lines();

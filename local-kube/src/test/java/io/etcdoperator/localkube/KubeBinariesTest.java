@@ -38,7 +38,8 @@ class KubeBinariesTest {
         executable("kube-apiserver");
         executable("kube-controller-manager");
         Path systemEtcd = Files.createDirectories(dir.resolve("usr/bin")).resolve("etcd");
-        Files.createFile(systemEtcd, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.createFile(
+                systemEtcd, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
 
         assertThat(KubeBinaries.in(dir, systemEtcd).etcd()).isEqualTo(systemEtcd);
     }
@@ -49,7 +50,7 @@ class KubeBinariesTest {
     }
 
     private Path executable(String name) throws IOException {
-        return Files.createFile(dir.resolve(name),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        return Files.createFile(
+                dir.resolve(name), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
 }

@@ -19,8 +19,8 @@ class KubeconfigTest {
     @Test
     void fabric8ReadsServerCaAndToken() throws Exception {
         Path certificate = Files.writeString(dir.resolve("apiserver.crt"), "-----BEGIN CERTIFICATE-----\n...\n");
-        Kubeconfig kubeconfig = Kubeconfig.write(dir.resolve("kubeconfig"), URI.create("https://127.0.0.1:6443"),
-                certificate, "not-a-real-token");
+        Kubeconfig kubeconfig = Kubeconfig.write(
+                dir.resolve("kubeconfig"), URI.create("https://127.0.0.1:6443"), certificate, "not-a-real-token");
 
         Config config = Config.fromKubeconfig(kubeconfig.file().toFile());
 
@@ -33,8 +33,8 @@ class KubeconfigTest {
     @Test
     void isReadableByItsOwnerOnly() throws Exception {
         Path certificate = Files.writeString(dir.resolve("apiserver.crt"), "pem");
-        Kubeconfig kubeconfig = Kubeconfig.write(dir.resolve("kubeconfig"), URI.create("https://127.0.0.1:1"),
-                certificate, "not-a-real-token");
+        Kubeconfig kubeconfig = Kubeconfig.write(
+                dir.resolve("kubeconfig"), URI.create("https://127.0.0.1:1"), certificate, "not-a-real-token");
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig.file())))
                 .isEqualTo("rw-------");

@@ -45,20 +45,37 @@ class RuncContainersIT {
         Path workDir = Path.of("target", "runc-it").toAbsolutePath();
         LocalKubernetesIT.deleteRecursively(workDir);
         Map<String, Path> tools = new LinkedHashMap<>();
-        for (String tool : List.of("/bin/sh", "/usr/bin/id", "/usr/bin/touch", "/usr/bin/cat", "/usr/bin/tail",
-                "/usr/bin/grep", "/usr/bin/ls")) {
+        for (String tool : List.of(
+                "/bin/sh",
+                "/usr/bin/id",
+                "/usr/bin/touch",
+                "/usr/bin/cat",
+                "/usr/bin/tail",
+                "/usr/bin/grep",
+                "/usr/bin/ls")) {
             tools.put(tool, Path.of(tool).toRealPath());
         }
         ImageCatalogue images = ImageCatalogue.withContainerEtcdImages(workDir.resolve("images"))
                 .rootfs(SHELL, ContainerRootfs.assemble(workDir.resolve("images/shell"), tools, List.of("/bin/sh")))
                 .build();
-        cluster = LocalKubernetes.start(workDir.resolve("cluster"),
+        cluster = LocalKubernetes.start(
+                workDir.resolve("cluster"),
                 LocalKubernetesOptions.defaults().withNodes(1).withImages(images));
         client = cluster.client();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .endMetadata()
+                        .build())
                 .create();
-        Eventually.await("default service account", Duration.ofSeconds(30),
-                () -> client.serviceAccounts().inNamespace(NS).withName("default").get());
+        Eventually.await(
+                "default service account",
+                Duration.ofSeconds(30),
+                () -> client.serviceAccounts()
+                        .inNamespace(NS)
+                        .withName("default")
+                        .get());
     }
 
     @AfterAll
@@ -71,8 +88,12 @@ class RuncContainersIT {
     @Test
     void runsAsTheUserAndGroupsAskedWithFsGroupOnVolumes() {
         Pod pod = shell("ids", "id -u; id -g; id -G; touch /data/written && ls -ln /data", null);
-        pod.getSpec().setSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder()
-                .withRunAsUser(1234L).withRunAsGroup(2345L).withFsGroup(3456L).build());
+        pod.getSpec()
+                .setSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder()
+                        .withRunAsUser(1234L)
+                        .withRunAsGroup(2345L)
+                        .withFsGroup(3456L)
+                        .build());
         ContainerStateTerminated done = run(pod);
 
         assertThat(done.getExitCode()).as(log("ids")).isZero();
@@ -80,14 +101,19 @@ class RuncContainersIT {
         assertThat(lines.get(0)).isEqualTo("1234");
         assertThat(lines.get(1)).isEqualTo("2345");
         assertThat(lines.get(2).split(" ")).contains("3456");
-        assertThat(lines).anySatisfy(line -> assertThat(line).contains("1234 3456").endsWith("written"));
+        assertThat(lines)
+                .anySatisfy(line -> assertThat(line).contains("1234 3456").endsWith("written"));
     }
 
     @Test
     void readOnlyRootFilesystemRefusesWrites() {
-        ContainerStateTerminated readOnly = run(shell("ro-root", "touch /written",
+        ContainerStateTerminated readOnly = run(shell(
+                "ro-root",
+                "touch /written",
                 new SecurityContextBuilder().withReadOnlyRootFilesystem(true).build()));
-        ContainerStateTerminated writable = run(shell("rw-root", "touch /written",
+        ContainerStateTerminated writable = run(shell(
+                "rw-root",
+                "touch /written",
                 new SecurityContextBuilder().withReadOnlyRootFilesystem(false).build()));
 
         assertThat(readOnly.getExitCode()).isNotZero();
@@ -98,9 +124,13 @@ class RuncContainersIT {
     @Test
     void droppedCapabilitiesAndNoPrivilegeEscalation() {
         run(shell("caps-default", "grep -E '^(CapEff|NoNewPrivs)' /proc/self/status", null));
-        run(shell("caps-dropped", "grep -E '^(CapEff|NoNewPrivs)' /proc/self/status", new SecurityContextBuilder()
-                .withCapabilities(new Capabilities(List.of(), List.of("ALL"))).withAllowPrivilegeEscalation(false)
-                .build()));
+        run(shell(
+                "caps-dropped",
+                "grep -E '^(CapEff|NoNewPrivs)' /proc/self/status",
+                new SecurityContextBuilder()
+                        .withCapabilities(new Capabilities(List.of(), List.of("ALL")))
+                        .withAllowPrivilegeEscalation(false)
+                        .build()));
 
         assertThat(log("caps-default")).contains("NoNewPrivs:\t0").doesNotContain("CapEff:\t0000000000000000");
         assertThat(log("caps-dropped")).contains("CapEff:\t0000000000000000").contains("NoNewPrivs:\t1");
@@ -109,20 +139,29 @@ class RuncContainersIT {
     @Test
     void memoryLimitIsEnforcedByTheCgroup() {
         Pod pod = shell("hog", "tail /dev/zero", null);
-        pod.getSpec().getContainers().getFirst().setResources(new io.fabric8.kubernetes.api.model
-                .ResourceRequirementsBuilder().addToLimits("memory", new Quantity("32Mi")).build());
+        pod.getSpec()
+                .getContainers()
+                .getFirst()
+                .setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+                        .addToLimits("memory", new Quantity("32Mi"))
+                        .build());
 
         ContainerStateTerminated terminated = run(pod);
         assertThat(terminated.getExitCode()).isEqualTo(137);
-        assertThat(terminated.getReason()).as("as a kubelet reports a kill by the cgroup's OOM killer")
+        assertThat(terminated.getReason())
+                .as("as a kubelet reports a kill by the cgroup's OOM killer")
                 .isEqualTo("OOMKilled");
     }
 
     @Test
     void exitCode137WithoutTheOomKillerIsAnError() {
         Pod pod = shell("exit-137", "exit 137", null);
-        pod.getSpec().getContainers().getFirst().setResources(new io.fabric8.kubernetes.api.model
-                .ResourceRequirementsBuilder().addToLimits("memory", new Quantity("32Mi")).build());
+        pod.getSpec()
+                .getContainers()
+                .getFirst()
+                .setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+                        .addToLimits("memory", new Quantity("32Mi"))
+                        .build());
 
         ContainerStateTerminated terminated = run(pod);
         assertThat(terminated.getExitCode()).isEqualTo(137);
@@ -131,23 +170,42 @@ class RuncContainersIT {
 
     @Test
     void runAsNonRootRefusesARootImage() {
-        client.pods().inNamespace(NS).resource(shell("nonroot", "id -u",
-                new SecurityContextBuilder().withRunAsNonRoot(true).build())).create();
+        client.pods()
+                .inNamespace(NS)
+                .resource(shell(
+                        "nonroot",
+                        "id -u",
+                        new SecurityContextBuilder().withRunAsNonRoot(true).build()))
+                .create();
 
         String reason = Eventually.await("CreateContainerConfigError", Duration.ofSeconds(30), () -> {
-            var statuses = client.pods().inNamespace(NS).withName("nonroot").get().getStatus().getContainerStatuses();
-            return statuses == null || statuses.isEmpty() || statuses.getFirst().getState().getWaiting() == null
-                    ? null : statuses.getFirst().getState().getWaiting().getReason();
+            var statuses = client.pods()
+                    .inNamespace(NS)
+                    .withName("nonroot")
+                    .get()
+                    .getStatus()
+                    .getContainerStatuses();
+            return statuses == null
+                            || statuses.isEmpty()
+                            || statuses.getFirst().getState().getWaiting() == null
+                    ? null
+                    : statuses.getFirst().getState().getWaiting().getReason();
         });
         assertThat(reason).isEqualTo("CreateContainerConfigError");
     }
 
     @Test
     void serviceAccountTokenIsMountedReadableByTheUser() {
-        Pod pod = shell("token", "cat /var/run/secrets/kubernetes.io/serviceaccount/namespace; echo; "
-                + "test -s /var/run/secrets/kubernetes.io/serviceaccount/token && echo token-present", null);
-        pod.getSpec().setSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder()
-                .withRunAsUser(65532L).withFsGroup(65532L).build());
+        Pod pod = shell(
+                "token",
+                "cat /var/run/secrets/kubernetes.io/serviceaccount/namespace; echo; "
+                        + "test -s /var/run/secrets/kubernetes.io/serviceaccount/token && echo token-present",
+                null);
+        pod.getSpec()
+                .setSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder()
+                        .withRunAsUser(65532L)
+                        .withFsGroup(65532L)
+                        .build());
 
         assertThat(run(pod).getExitCode()).as(log("token")).isZero();
         assertThat(log("token")).contains(NS).contains("token-present");
@@ -155,31 +213,65 @@ class RuncContainersIT {
 
     @Test
     void etcdFromItsImageServesAsNonRootOnAReadOnlyRoot() throws Exception {
-        Pod pod = new PodBuilder().withNewMetadata().withName("etcd").endMetadata().withNewSpec()
-                .withNewSecurityContext().withRunAsUser(65532L).withRunAsGroup(65532L).withFsGroup(65532L)
-                .withRunAsNonRoot(true).endSecurityContext()
-                .addNewContainer().withName("etcd").withImage(ETCD)
-                .withArgs("--data-dir=/var/lib/etcd/data", "--listen-client-urls=http://0.0.0.0:2379",
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("etcd")
+                .endMetadata()
+                .withNewSpec()
+                .withNewSecurityContext()
+                .withRunAsUser(65532L)
+                .withRunAsGroup(65532L)
+                .withFsGroup(65532L)
+                .withRunAsNonRoot(true)
+                .endSecurityContext()
+                .addNewContainer()
+                .withName("etcd")
+                .withImage(ETCD)
+                .withArgs(
+                        "--data-dir=/var/lib/etcd/data",
+                        "--listen-client-urls=http://0.0.0.0:2379",
                         "--advertise-client-urls=http://127.0.0.1:2379")
-                .withSecurityContext(new SecurityContextBuilder().withReadOnlyRootFilesystem(true)
-                        .withAllowPrivilegeEscalation(false).withCapabilities(new Capabilities(List.of(),
-                                List.of("ALL"))).build())
-                .addNewVolumeMount().withName("data").withMountPath("/var/lib/etcd").endVolumeMount()
-                .withNewReadinessProbe().withNewHttpGet().withPath("/health").withNewPort(2379).endHttpGet()
-                .withPeriodSeconds(1).endReadinessProbe()
+                .withSecurityContext(new SecurityContextBuilder()
+                        .withReadOnlyRootFilesystem(true)
+                        .withAllowPrivilegeEscalation(false)
+                        .withCapabilities(new Capabilities(List.of(), List.of("ALL")))
+                        .build())
+                .addNewVolumeMount()
+                .withName("data")
+                .withMountPath("/var/lib/etcd")
+                .endVolumeMount()
+                .withNewReadinessProbe()
+                .withNewHttpGet()
+                .withPath("/health")
+                .withNewPort(2379)
+                .endHttpGet()
+                .withPeriodSeconds(1)
+                .endReadinessProbe()
                 .endContainer()
-                .addNewVolume().withName("data").withNewEmptyDir().endEmptyDir().endVolume()
-                .endSpec().build();
+                .addNewVolume()
+                .withName("data")
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .endVolume()
+                .endSpec()
+                .build();
         client.pods().inNamespace(NS).resource(pod).create();
 
         Pod ready = Eventually.await("etcd ready", Duration.ofSeconds(60), () -> {
             Pod current = client.pods().inNamespace(NS).withName("etcd").get();
             var statuses = current.getStatus().getContainerStatuses();
-            return statuses != null && !statuses.isEmpty() && statuses.getFirst().getReady() ? current : null;
+            return statuses != null
+                            && !statuses.isEmpty()
+                            && statuses.getFirst().getReady()
+                    ? current
+                    : null;
         });
-        HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://" + ready.getStatus().getPodIP() + ":2379/health")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://" + ready.getStatus().getPodIP() + ":2379/health"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(health.body()).contains("\"health\":\"true\"");
     }
 
@@ -190,31 +282,62 @@ class RuncContainersIT {
         client.pods().inNamespace(NS).resource(pod).create();
 
         String reason = Eventually.await("ErrImagePull", Duration.ofSeconds(30), () -> {
-            var statuses = client.pods().inNamespace(NS).withName("unknown").get().getStatus().getContainerStatuses();
-            return statuses == null || statuses.isEmpty() || statuses.getFirst().getState().getWaiting() == null
-                    ? null : statuses.getFirst().getState().getWaiting().getReason();
+            var statuses = client.pods()
+                    .inNamespace(NS)
+                    .withName("unknown")
+                    .get()
+                    .getStatus()
+                    .getContainerStatuses();
+            return statuses == null
+                            || statuses.isEmpty()
+                            || statuses.getFirst().getState().getWaiting() == null
+                    ? null
+                    : statuses.getFirst().getState().getWaiting().getReason();
         });
         assertThat(reason).isIn("ErrImagePull", "ImagePullBackOff");
     }
 
     private static Pod shell(String name, String script, SecurityContext context) {
-        return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
                 .withRestartPolicy("Never")
-                .addNewContainer().withName("main").withImage(SHELL).withCommand("/bin/sh", "-c", script)
+                .addNewContainer()
+                .withName("main")
+                .withImage(SHELL)
+                .withCommand("/bin/sh", "-c", script)
                 .withSecurityContext(context)
-                .addNewVolumeMount().withName("data").withMountPath("/data").endVolumeMount()
+                .addNewVolumeMount()
+                .withName("data")
+                .withMountPath("/data")
+                .endVolumeMount()
                 .endContainer()
-                .addNewVolume().withName("data").withNewEmptyDir().endEmptyDir().endVolume()
-                .endSpec().build();
+                .addNewVolume()
+                .withName("data")
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .endVolume()
+                .endSpec()
+                .build();
     }
 
     private static ContainerStateTerminated run(Pod pod) {
         client.pods().inNamespace(NS).resource(pod).create();
         String name = pod.getMetadata().getName();
         return Eventually.await(name + " terminated", Duration.ofSeconds(60), () -> {
-            var statuses = client.pods().inNamespace(NS).withName(name).get().getStatus().getContainerStatuses();
-            return statuses == null || statuses.isEmpty() || statuses.getFirst().getState().getTerminated() == null
-                    ? null : statuses.getFirst().getState().getTerminated();
+            var statuses = client.pods()
+                    .inNamespace(NS)
+                    .withName(name)
+                    .get()
+                    .getStatus()
+                    .getContainerStatuses();
+            return statuses == null
+                            || statuses.isEmpty()
+                            || statuses.getFirst().getState().getTerminated() == null
+                    ? null
+                    : statuses.getFirst().getState().getTerminated();
         });
     }
 

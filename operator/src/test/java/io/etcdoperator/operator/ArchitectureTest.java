@@ -9,7 +9,6 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.time.Clock;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,66 +20,113 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
-  private static final String[] PURE = {"..operator.planner..", "..operator.resources..", "..operator.status..",
-      "..operator.reason.."};
-  /** The pure deciders that live beside their controllers: the TLS, snapshot, retention and restore plans. */
-  private static final String[] PURE_CLASSES = {"io.etcdoperator.operator.tls.IssuedTlsPlanner",
-      "io.etcdoperator.operator.snapshot.RetentionPlan", "io.etcdoperator.operator.snapshot.SchedulePlan",
-      "io.etcdoperator.operator.snapshot.SnapshotProgress", "io.etcdoperator.operator.snapshot.VerifyProgress",
-      "io.etcdoperator.operator.member.RestoreProgress"};
-  private static JavaClasses classes;
+    private static final String[] PURE = {
+        "..operator.planner..", "..operator.resources..", "..operator.status..", "..operator.reason.."
+    };
+    /** The pure deciders that live beside their controllers: the TLS, snapshot, retention and restore plans. */
+    private static final String[] PURE_CLASSES = {
+        "io.etcdoperator.operator.tls.IssuedTlsPlanner",
+        "io.etcdoperator.operator.snapshot.RetentionPlan",
+        "io.etcdoperator.operator.snapshot.SchedulePlan",
+        "io.etcdoperator.operator.snapshot.SnapshotProgress",
+        "io.etcdoperator.operator.snapshot.VerifyProgress",
+        "io.etcdoperator.operator.member.RestoreProgress"
+    };
 
-  @BeforeAll
-  static void importClasses() {
-    classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("io.etcdoperator.operator");
-  }
+    private static JavaClasses classes;
 
-  @Test
-  void pureCodeTalksToNoKubernetesClient() {
-    noClasses().that().resideInAnyPackage(PURE).should().dependOnClassesThat()
-        .resideInAnyPackage("io.fabric8.kubernetes.client..").check(classes);
-  }
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.etcdoperator.operator");
+    }
 
-  @Test
-  void pureCodeTalksToNoEtcd() {
-    noClasses().that().resideInAnyPackage(PURE).should().dependOnClassesThat()
-        .resideInAnyPackage("io.etcd.jetcd..", "io.grpc..").check(classes);
-  }
+    @Test
+    void pureCodeTalksToNoKubernetesClient() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(PURE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.fabric8.kubernetes.client..")
+                .check(classes);
+    }
 
-  @Test
-  void pureCodeNeitherLogsNorReadsAClock() {
-    noClasses().that().resideInAnyPackage(PURE).should().dependOnClassesThat()
-        .resideInAnyPackage("org.slf4j..").orShould().dependOnClassesThat().areAssignableTo(Clock.class)
-        .check(classes);
-  }
+    @Test
+    void pureCodeTalksToNoEtcd() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(PURE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.etcd.jetcd..", "io.grpc..")
+                .check(classes);
+    }
 
-  @Test
-  void pureCodeAsksNoClockForTheTime() {
-    noClasses().that().resideInAnyPackage(PURE).or(pureClass()).should().callMethod(Instant.class, "now").orShould().callMethod(System.class,
-            "currentTimeMillis").orShould().callMethod(System.class, "nanoTime").check(classes);
-  }
+    @Test
+    void pureCodeNeitherLogsNorReadsAClock() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(PURE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.slf4j..")
+                .orShould()
+                .dependOnClassesThat()
+                .areAssignableTo(Clock.class)
+                .check(classes);
+    }
 
-  @Test
-  void theDecidersBesideTheControllersArePureToo() {
-    noClasses().that(pureClass()).should().dependOnClassesThat()
-        .resideInAnyPackage("io.fabric8.kubernetes.client..", "io.etcd.jetcd..", "io.grpc..", "org.slf4j..")
-        .orShould().dependOnClassesThat().areAssignableTo(Clock.class).check(classes);
-  }
+    @Test
+    void pureCodeAsksNoClockForTheTime() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(PURE)
+                .or(pureClass())
+                .should()
+                .callMethod(Instant.class, "now")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .callMethod(System.class, "nanoTime")
+                .check(classes);
+    }
 
-  private static DescribedPredicate<JavaClass> pureClass() {
-    Set<String> names = Set.of(PURE_CLASSES);
-    return DescribedPredicate.describe("a pure decider beside its controller",
-        c -> names.contains(c.getName()) || names.contains(c.getName().replaceAll("\\$.*", "")));
-  }
+    @Test
+    void theDecidersBesideTheControllersArePureToo() {
+        noClasses()
+                .that(pureClass())
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.fabric8.kubernetes.client..", "io.etcd.jetcd..", "io.grpc..", "org.slf4j..")
+                .orShould()
+                .dependOnClassesThat()
+                .areAssignableTo(Clock.class)
+                .check(classes);
+    }
 
-  @Test
-  void onlyTheEtcdClientModuleImportsJetcd() {
-    noClasses().should().dependOnClassesThat().resideInAnyPackage("io.etcd.jetcd..").check(classes);
-  }
+    private static DescribedPredicate<JavaClass> pureClass() {
+        Set<String> names = Set.of(PURE_CLASSES);
+        return DescribedPredicate.describe(
+                "a pure decider beside its controller",
+                c -> names.contains(c.getName()) || names.contains(c.getName().replaceAll("\\$.*", "")));
+    }
 
-  @Test
-  void packagesHaveNoCycles() {
-    slices().matching("io.etcdoperator.operator.(*)..").should().beFreeOfCycles().check(classes);
-  }
+    @Test
+    void onlyTheEtcdClientModuleImportsJetcd() {
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.etcd.jetcd..")
+                .check(classes);
+    }
+
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching("io.etcdoperator.operator.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .check(classes);
+    }
 }

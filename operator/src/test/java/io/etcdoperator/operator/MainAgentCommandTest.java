@@ -13,35 +13,42 @@ import org.junit.jupiter.api.io.TempDir;
 /** The operator binary doubles as the snapshot agent: {@code etcd-operator agent snapshot ...}. */
 class MainAgentCommandTest {
 
-  @TempDir
-  Path dir;
+    @TempDir
+    Path dir;
 
-  @Test
-  void agentSubcommandRunsTheSnapshotAgent() throws Exception {
-    var out = new StringWriter();
-    Path terminationLog = Files.createFile(dir.resolve("termination-log"));
-    var cli = Main.commandLine(Map.of()).setOut(new PrintWriter(out, true));
+    @Test
+    void agentSubcommandRunsTheSnapshotAgent() throws Exception {
+        var out = new StringWriter();
+        Path terminationLog = Files.createFile(dir.resolve("termination-log"));
+        var cli = Main.commandLine(Map.of()).setOut(new PrintWriter(out, true));
 
-    int exit = cli.execute("agent", "snapshot", "delete", "--dir=" + dir, "--name=nightly", "--uid=u-1",
-        "--prefix=prod", "--termination-log=" + terminationLog);
+        int exit = cli.execute(
+                "agent",
+                "snapshot",
+                "delete",
+                "--dir=" + dir,
+                "--name=nightly",
+                "--uid=u-1",
+                "--prefix=prod",
+                "--termination-log=" + terminationLog);
 
-    assertThat(exit).isZero();
-    assertThat(out.toString()).contains("\"result\":\"absent\"");
-    assertThat(Files.readString(terminationLog)).contains("\"result\":\"absent\"");
-  }
+        assertThat(exit).isZero();
+        assertThat(out.toString()).contains("\"result\":\"absent\"");
+        assertThat(Files.readString(terminationLog)).contains("\"result\":\"absent\"");
+    }
 
-  @Test
-  void agentUsageErrorsExitWithTwo() {
-    var cli = Main.commandLine(Map.of()).setErr(new PrintWriter(new StringWriter(), true));
+    @Test
+    void agentUsageErrorsExitWithTwo() {
+        var cli = Main.commandLine(Map.of()).setErr(new PrintWriter(new StringWriter(), true));
 
-    assertThat(cli.execute("agent", "snapshot", "restore")).isEqualTo(2);
-  }
+        assertThat(cli.execute("agent", "snapshot", "restore")).isEqualTo(2);
+    }
 
-  @Test
-  void etcdToolsDirDefaultsToTheImagesDirectory() {
-    var main = new Main();
-    new picocli.CommandLine(main).parseArgs();
+    @Test
+    void etcdToolsDirDefaultsToTheImagesDirectory() {
+        var main = new Main();
+        new picocli.CommandLine(main).parseArgs();
 
-    assertThat(main.etcdToolsDir).isEqualTo("/opt/etcd-tools");
-  }
+        assertThat(main.etcdToolsDir).isEqualTo("/opt/etcd-tools");
+    }
 }

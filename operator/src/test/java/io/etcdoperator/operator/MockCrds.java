@@ -11,17 +11,17 @@ import java.util.stream.Stream;
 /** The project's CRDs (config/crd/bases) installed on the fabric8 CRUD mock, so typed clients resolve the kinds. */
 public final class MockCrds {
 
-  private MockCrds() {}
+    private MockCrds() {}
 
-  public static void install(KubernetesClient client) {
-    try (Stream<Path> crds = Files.list(Path.of("..", "config", "crd", "bases"))) {
-      for (Path crd : crds.toList()) {
-        try (var in = new FileInputStream(crd.toFile())) {
-          client.load(in).createOrReplace();
+    public static void install(KubernetesClient client) {
+        try (Stream<Path> crds = Files.list(Path.of("..", "config", "crd", "bases"))) {
+            for (Path crd : crds.toList()) {
+                try (var in = new FileInputStream(crd.toFile())) {
+                    client.load(in).createOrReplace();
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
-  }
 }

@@ -8,20 +8,20 @@ import io.fabric8.kubernetes.api.model.Quantity;
 /** A minimal EtcdCluster (etcd 3.5.16, 1Gi) for mock tests to adjust and create. */
 public final class TestClusters {
 
-  private TestClusters() {}
+    private TestClusters() {}
 
-  public static EtcdCluster cluster(String namespace, String name, int replicas, String medium) {
-    EtcdCluster c = new EtcdCluster();
-    c.getMetadata().setName(name);
-    c.getMetadata().setNamespace(namespace);
-    EtcdClusterSpec spec = new EtcdClusterSpec();
-    spec.setReplicas(replicas);
-    spec.setVersion("3.5.16");
-    StorageSpec storage = new StorageSpec();
-    storage.setSize(new Quantity("1Gi"));
-    storage.setMedium(medium);
-    spec.setStorage(storage);
-    c.setSpec(spec);
-    return c;
-  }
+    public static EtcdCluster cluster(String namespace, String name, int replicas, String medium) {
+        EtcdCluster c = new EtcdCluster();
+        c.getMetadata().setName(name);
+        c.getMetadata().setNamespace(namespace);
+        EtcdClusterSpec spec = new EtcdClusterSpec();
+        spec.setReplicas(replicas);
+        spec.setVersion("3.5.16");
+        StorageSpec storage = new StorageSpec();
+        storage.setSize(new Quantity("1Gi"));
+        storage.setMedium(medium);
+        spec.setStorage(storage);
+        c.setSpec(spec);
+        return c;
+    }
 }

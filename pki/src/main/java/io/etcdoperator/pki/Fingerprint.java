@@ -9,22 +9,22 @@ import java.util.HexFormat;
 /** SHA-256 of a certificate's DER encoding, lower-case hex: safe to log, compare and put in status. */
 public record Fingerprint(String sha256) {
 
-  public static Fingerprint of(X509Certificate certificate) {
-    try {
-      return new Fingerprint(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(certificate.getEncoded())));
-    } catch (CertificateEncodingException | NoSuchAlgorithmException e) {
-      throw new PkiException("cannot fingerprint " + certificate.getSubjectX500Principal(), e);
+    public static Fingerprint of(X509Certificate certificate) {
+        try {
+            return new Fingerprint(HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded())));
+        } catch (CertificateEncodingException | NoSuchAlgorithmException e) {
+            throw new PkiException("cannot fingerprint " + certificate.getSubjectX500Principal(), e);
+        }
     }
-  }
 
-  /** The first 16 hex digits, for logs and events. */
-  public String shortForm() {
-    return sha256.substring(0, 16);
-  }
+    /** The first 16 hex digits, for logs and events. */
+    public String shortForm() {
+        return sha256.substring(0, 16);
+    }
 
-  @Override
-  public String toString() {
-    return sha256;
-  }
+    @Override
+    public String toString() {
+        return sha256;
+    }
 }

@@ -17,55 +17,56 @@ import org.slf4j.LoggerFactory;
  */
 public record DbStatusRecorder(RestoreTool tool, Path scratch, Duration within) {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DbStatusRecorder.class);
-  static final String COPY = ".save-copy.db";
+    private static final Logger LOG = LoggerFactory.getLogger(DbStatusRecorder.class);
+    static final String COPY = ".save-copy.db";
 
-  Path copy() {
-    return scratch.resolve(COPY);
-  }
-
-  /** Writes every byte to both {@code out} and the copy; closing it closes only the copy. */
-  OutputStream tee(OutputStream out) throws IOException {
-    Files.createDirectories(scratch);
-    OutputStream file = new BufferedOutputStream(Files.newOutputStream(copy()), 1 << 20);
-    return new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        out.write(b);
-        file.write(b);
-      }
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
-        file.write(b, off, len);
-      }
-
-      @Override
-      public void close() throws IOException {
-        file.close();
-      }
-    };
-  }
-
-  /** The copy's status; the copy is removed either way. A stored snapshot stays a success if the tool fails. */
-  Optional<DbStatus> read() {
-    try {
-      return Optional.of(tool.status(copy(), within));
-    } catch (SnapshotFailure e) {
-      LOG.atWarn().addKeyValue("tool", tool.executable()).log("could not record the snapshot's status: "
-          + e.getMessage());
-      return Optional.empty();
-    } finally {
-      discard();
+    Path copy() {
+        return scratch.resolve(COPY);
     }
-  }
 
-  void discard() {
-    try {
-      Files.deleteIfExists(copy());
-    } catch (IOException e) {
-      // an emptyDir: gone with the Pod
+    /** Writes every byte to both {@code out} and the copy; closing it closes only the copy. */
+    OutputStream tee(OutputStream out) throws IOException {
+        Files.createDirectories(scratch);
+        OutputStream file = new BufferedOutputStream(Files.newOutputStream(copy()), 1 << 20);
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+                file.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                file.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+                file.close();
+            }
+        };
     }
-  }
+
+    /** The copy's status; the copy is removed either way. A stored snapshot stays a success if the tool fails. */
+    Optional<DbStatus> read() {
+        try {
+            return Optional.of(tool.status(copy(), within));
+        } catch (SnapshotFailure e) {
+            LOG.atWarn()
+                    .addKeyValue("tool", tool.executable())
+                    .log("could not record the snapshot's status: " + e.getMessage());
+            return Optional.empty();
+        } finally {
+            discard();
+        }
+    }
+
+    void discard() {
+        try {
+            Files.deleteIfExists(copy());
+        } catch (IOException e) {
+            // an emptyDir: gone with the Pod
+        }
+    }
 }

@@ -6,13 +6,13 @@ import javax.crypto.Cipher;
 /** The one cipher snapshots are encrypted with. */
 final class GcmCipher {
 
-  private GcmCipher() {}
+    private GcmCipher() {}
 
-  static Cipher instance() {
-    try {
-      return Cipher.getInstance("AES/GCM/NoPadding");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("every JDK has AES/GCM/NoPadding", e);
+    static Cipher instance() {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("every JDK has AES/GCM/NoPadding", e);
+        }
     }
-  }
 }

@@ -19,103 +19,120 @@ import java.util.regex.Pattern;
  */
 public record RestoreTool(Path executable, Kind kind) {
 
-  public enum Kind { ETCDCTL, ETCDUTL }
-
-  /**
-   * Added to the restored revision, with the new revision marked compacted: Kubernetes watchers that saw revisions
-   * written after the snapshot must get "compacted" and re-list, not silently miss events (kubernetes#118501). A
-   * billion covers 1000 writes/s for 11 days; revisions are int64, so 9e9 restores still fit.
-   */
-  public static final long REVISION_BUMP = 1_000_000_000L;
-
-  private static final Pattern VERSION = Pattern.compile("v?(\\d+)\\.(\\d+)(\\.\\d+)?");
-  private static final int OUTPUT_LIMIT = 4096;
-
-  /** The tool for an etcd version below a tools directory laid out as {@code <dir>/v<major>.<minor>/<tool>}. */
-  public static RestoreTool forVersion(String etcdVersion, Path toolsDir) {
-    Matcher m = VERSION.matcher(etcdVersion == null ? "" : etcdVersion.strip());
-    if (!m.matches()) {
-      throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST, "not an etcd version: '" + etcdVersion + "'");
+    public enum Kind {
+        ETCDCTL,
+        ETCDUTL
     }
-    int major = Integer.parseInt(m.group(1));
-    int minor = Integer.parseInt(m.group(2));
-    Kind kind = major > 3 || (major == 3 && minor >= 5) ? Kind.ETCDUTL : Kind.ETCDCTL;
-    return new RestoreTool(toolsDir.resolve("v" + major + "." + minor).resolve(fileName(kind)), kind);
-  }
 
-  /** A tool named by path; etcdutl if the file is called so, else etcdctl. */
-  public static RestoreTool at(Path executable) {
-    return new RestoreTool(executable,
-        executable.getFileName().toString().startsWith("etcdutl") ? Kind.ETCDUTL : Kind.ETCDCTL);
-  }
+    /**
+     * Added to the restored revision, with the new revision marked compacted: Kubernetes watchers that saw revisions
+     * written after the snapshot must get "compacted" and re-list, not silently miss events (kubernetes#118501). A
+     * billion covers 1000 writes/s for 11 days; revisions are int64, so 9e9 restores still fit.
+     */
+    public static final long REVISION_BUMP = 1_000_000_000L;
 
-  /** Fails before any download when the tool is missing: a bad image should not cost a 2 GiB transfer first. */
-  public void requireExecutable() {
-    if (!Files.isRegularFile(executable) || !Files.isExecutable(executable)) {
-      throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "restore tool " + executable
-          + " is missing or not executable");
+    private static final Pattern VERSION = Pattern.compile("v?(\\d+)\\.(\\d+)(\\.\\d+)?");
+    private static final int OUTPUT_LIMIT = 4096;
+
+    /** The tool for an etcd version below a tools directory laid out as {@code <dir>/v<major>.<minor>/<tool>}. */
+    public static RestoreTool forVersion(String etcdVersion, Path toolsDir) {
+        Matcher m = VERSION.matcher(etcdVersion == null ? "" : etcdVersion.strip());
+        if (!m.matches()) {
+            throw new SnapshotFailure(
+                    SnapshotFailure.Reason.INVALID_REQUEST, "not an etcd version: '" + etcdVersion + "'");
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        Kind kind = major > 3 || (major == 3 && minor >= 5) ? Kind.ETCDUTL : Kind.ETCDCTL;
+        return new RestoreTool(toolsDir.resolve("v" + major + "." + minor).resolve(fileName(kind)), kind);
     }
-  }
 
-  public List<String> command(Path snapshot, Path outputDir, RestoreTarget target) {
-    List<String> command = new ArrayList<>(List.of(executable.toString(), "snapshot", "restore", snapshot.toString(),
-        "--name", target.memberName(),
-        "--data-dir", outputDir.toString(),
-        "--initial-cluster", target.initialCluster(),
-        "--initial-cluster-token", target.clusterToken(),
-        "--initial-advertise-peer-urls", target.peerUrls()));
-    if (revisionBump() > 0) {
-      command.addAll(List.of("--bump-revision", Long.toString(revisionBump()), "--mark-compacted"));
+    /** A tool named by path; etcdutl if the file is called so, else etcdctl. */
+    public static RestoreTool at(Path executable) {
+        return new RestoreTool(
+                executable, executable.getFileName().toString().startsWith("etcdutl") ? Kind.ETCDUTL : Kind.ETCDCTL);
     }
-    return command;
-  }
 
-  /** etcdctl 3.4 has no --bump-revision (etcdutl 3.5.8+ does): a 3.4 restore keeps the snapshot's revision. */
-  public long revisionBump() {
-    return kind == Kind.ETCDUTL ? REVISION_BUMP : 0;
-  }
-
-  void run(Path snapshot, Path outputDir, RestoreTarget target, Duration within) {
-    exec(command(snapshot, outputDir, target), within);
-  }
-
-  /** {@code snapshot status -w json} of a snapshot file or a data dir's {@code member/snap/db}. */
-  public DbStatus status(Path db, Duration within) {
-    String output = exec(List.of(executable.toString(), "snapshot", "status", db.toString(), "-w", "json"), within);
-    return DbStatus.parse(output).orElseThrow(() -> new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED,
-        executable + " snapshot status printed no hash, revision and totalKey: " + output.strip()));
-  }
-
-  /** Runs the tool; returns the first 4 KiB of its output, which is also what a failure's message carries. */
-  private String exec(List<String> command, Duration within) {
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().put("ETCDCTL_API", "3");
-    try {
-      Process process = builder.start();
-      byte[] output = process.getInputStream().readNBytes(OUTPUT_LIMIT);
-      process.getInputStream().transferTo(OutputStream.nullOutputStream());
-      if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly();
-        throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, executable + " did not finish within "
-            + within);
-      }
-      String text = new String(output, StandardCharsets.UTF_8);
-      if (process.exitValue() != 0) {
-        throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, executable + " exited with "
-            + process.exitValue() + ": " + text.strip());
-      }
-      return text;
-    } catch (IOException e) {
-      throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "cannot run " + executable + ": "
-          + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SnapshotFailure(SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "interrupted while running " + executable,
-          e);
+    /** Fails before any download when the tool is missing: a bad image should not cost a 2 GiB transfer first. */
+    public void requireExecutable() {
+        if (!Files.isRegularFile(executable) || !Files.isExecutable(executable)) {
+            throw new SnapshotFailure(
+                    SnapshotFailure.Reason.RESTORE_TOOL_FAILED,
+                    "restore tool " + executable + " is missing or not executable");
+        }
     }
-  }
 
-  private static String fileName(Kind kind) {
-    return kind == Kind.ETCDUTL ? "etcdutl" : "etcdctl";
-  }
+    public List<String> command(Path snapshot, Path outputDir, RestoreTarget target) {
+        List<String> command = new ArrayList<>(List.of(
+                executable.toString(),
+                "snapshot",
+                "restore",
+                snapshot.toString(),
+                "--name",
+                target.memberName(),
+                "--data-dir",
+                outputDir.toString(),
+                "--initial-cluster",
+                target.initialCluster(),
+                "--initial-cluster-token",
+                target.clusterToken(),
+                "--initial-advertise-peer-urls",
+                target.peerUrls()));
+        if (revisionBump() > 0) {
+            command.addAll(List.of("--bump-revision", Long.toString(revisionBump()), "--mark-compacted"));
+        }
+        return command;
+    }
+
+    /** etcdctl 3.4 has no --bump-revision (etcdutl 3.5.8+ does): a 3.4 restore keeps the snapshot's revision. */
+    public long revisionBump() {
+        return kind == Kind.ETCDUTL ? REVISION_BUMP : 0;
+    }
+
+    void run(Path snapshot, Path outputDir, RestoreTarget target, Duration within) {
+        exec(command(snapshot, outputDir, target), within);
+    }
+
+    /** {@code snapshot status -w json} of a snapshot file or a data dir's {@code member/snap/db}. */
+    public DbStatus status(Path db, Duration within) {
+        String output = exec(List.of(executable.toString(), "snapshot", "status", db.toString(), "-w", "json"), within);
+        return DbStatus.parse(output)
+                .orElseThrow(() -> new SnapshotFailure(
+                        SnapshotFailure.Reason.RESTORE_TOOL_FAILED,
+                        executable + " snapshot status printed no hash, revision and totalKey: " + output.strip()));
+    }
+
+    /** Runs the tool; returns the first 4 KiB of its output, which is also what a failure's message carries. */
+    private String exec(List<String> command, Duration within) {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("ETCDCTL_API", "3");
+        try {
+            Process process = builder.start();
+            byte[] output = process.getInputStream().readNBytes(OUTPUT_LIMIT);
+            process.getInputStream().transferTo(OutputStream.nullOutputStream());
+            if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new SnapshotFailure(
+                        SnapshotFailure.Reason.RESTORE_TOOL_FAILED, executable + " did not finish within " + within);
+            }
+            String text = new String(output, StandardCharsets.UTF_8);
+            if (process.exitValue() != 0) {
+                throw new SnapshotFailure(
+                        SnapshotFailure.Reason.RESTORE_TOOL_FAILED,
+                        executable + " exited with " + process.exitValue() + ": " + text.strip());
+            }
+            return text;
+        } catch (IOException e) {
+            throw new SnapshotFailure(
+                    SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "cannot run " + executable + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SnapshotFailure(
+                    SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "interrupted while running " + executable, e);
+        }
+    }
+
+    private static String fileName(Kind kind) {
+        return kind == Kind.ETCDUTL ? "etcdutl" : "etcdctl";
+    }
 }

@@ -6,17 +6,18 @@ package io.etcdoperator.snapshot;
  */
 public record SnapshotIdentity(String name, String uid) {
 
-  public SnapshotIdentity {
-    if (name == null || name.isBlank() || uid == null || uid.isBlank()) {
-      throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST, "a snapshot needs a name and a uid");
+    public SnapshotIdentity {
+        if (name == null || name.isBlank() || uid == null || uid.isBlank()) {
+            throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST, "a snapshot needs a name and a uid");
+        }
+        if (name.contains("/")) {
+            throw new SnapshotFailure(
+                    SnapshotFailure.Reason.INVALID_REQUEST, "snapshot name must not contain '/': " + name);
+        }
     }
-    if (name.contains("/")) {
-      throw new SnapshotFailure(SnapshotFailure.Reason.INVALID_REQUEST, "snapshot name must not contain '/': " + name);
-    }
-  }
 
-  /** The stored file name: {@code <name>.db}. */
-  public String fileName() {
-    return name + ".db";
-  }
+    /** The stored file name: {@code <name>.db}. */
+    public String fileName() {
+        return name + ".db";
+    }
 }

@@ -9,7 +9,7 @@ import java.util.Optional;
  */
 public record TakenSnapshot(StoredSnapshot stored, Optional<SnapshotSource> source, Optional<DbStatus> status) {
 
-  public TakenSnapshot(StoredSnapshot stored, Optional<SnapshotSource> source) {
-    this(stored, source, Optional.empty());
-  }
+    public TakenSnapshot(StoredSnapshot stored, Optional<SnapshotSource> source) {
+        this(stored, source, Optional.empty());
+    }
 }

@@ -17,49 +17,56 @@ import java.util.concurrent.TimeUnit;
  */
 record AgentProcess(int exitCode, String output, Duration elapsed, long peakRssBytes) {
 
-  static AgentProcess run(String maxHeap, Map<String, String> env, List<String> args) throws IOException,
-      InterruptedException {
-    String property = System.getProperty("agent.classpath", "");
-    String[] parts = property.split(File.pathSeparator, 2);
-    if (parts.length != 2) {
-      throw new AssertionError("system property agent.classpath not set (run through mvn verify)");
-    }
-    String classpath = parts[0] + File.pathSeparator + Files.readString(Path.of(parts[1])).strip();
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx" + maxHeap, "-cp", classpath, "io.etcdoperator.snapshot.cli.AgentCommand"));
-    command.addAll(args);
-    Path out = Files.createTempFile("agent", ".out");
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
-    builder.environment().putAll(env);
-    long start = System.nanoTime();
-    Process process = builder.start();
-    long peak = 0;
-    Path status = Path.of("/proc", Long.toString(process.pid()), "status");
-    while (!process.waitFor(100, TimeUnit.MILLISECONDS)) {
-      peak = Math.max(peak, vmHwm(status));
-    }
-    Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-    String output = Files.readString(out, StandardCharsets.UTF_8);
-    Files.delete(out);
-    return new AgentProcess(process.exitValue(), output, elapsed, peak);
-  }
-
-  /** The JSON result: the last line of the output. */
-  String json() {
-    String[] lines = output.strip().split("\n");
-    return lines[lines.length - 1];
-  }
-
-  private static long vmHwm(Path status) {
-    try {
-      for (String line : Files.readAllLines(status)) {
-        if (line.startsWith("VmHWM:")) {
-          return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+    static AgentProcess run(String maxHeap, Map<String, String> env, List<String> args)
+            throws IOException, InterruptedException {
+        String property = System.getProperty("agent.classpath", "");
+        String[] parts = property.split(File.pathSeparator, 2);
+        if (parts.length != 2) {
+            throw new AssertionError("system property agent.classpath not set (run through mvn verify)");
         }
-      }
-    } catch (IOException | NumberFormatException e) {
-      // the process ended between the check and the read
+        String classpath = parts[0]
+                + File.pathSeparator
+                + Files.readString(Path.of(parts[1])).strip();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + maxHeap,
+                "-cp",
+                classpath,
+                "io.etcdoperator.snapshot.cli.AgentCommand"));
+        command.addAll(args);
+        Path out = Files.createTempFile("agent", ".out");
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+        builder.environment().putAll(env);
+        long start = System.nanoTime();
+        Process process = builder.start();
+        long peak = 0;
+        Path status = Path.of("/proc", Long.toString(process.pid()), "status");
+        while (!process.waitFor(100, TimeUnit.MILLISECONDS)) {
+            peak = Math.max(peak, vmHwm(status));
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        String output = Files.readString(out, StandardCharsets.UTF_8);
+        Files.delete(out);
+        return new AgentProcess(process.exitValue(), output, elapsed, peak);
     }
-    return 0;
-  }
+
+    /** The JSON result: the last line of the output. */
+    String json() {
+        String[] lines = output.strip().split("\n");
+        return lines[lines.length - 1];
+    }
+
+    private static long vmHwm(Path status) {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // the process ended between the check and the read
+        }
+        return 0;
+    }
 }

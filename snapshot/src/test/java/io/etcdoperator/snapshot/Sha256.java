@@ -12,31 +12,31 @@ import java.util.Random;
 /** Test-side sha256, independent of the code under test. */
 final class Sha256 {
 
-  private Sha256() {}
+    private Sha256() {}
 
-  static String of(InputStream in) {
-    try (in) {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      byte[] buffer = new byte[1 << 16];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        sha.update(buffer, 0, n);
-      }
-      return HexFormat.of().formatHex(sha.digest());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError(e);
+    static String of(InputStream in) {
+        try (in) {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                sha.update(buffer, 0, n);
+            }
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
     }
-  }
 
-  static String of(byte[] bytes) {
-    return of(new ByteArrayInputStream(bytes));
-  }
+    static String of(byte[] bytes) {
+        return of(new ByteArrayInputStream(bytes));
+    }
 
-  /** Deterministic, incompressible-looking bytes for a store test. */
-  static byte[] pseudoRandom(int size, long seed) {
-    byte[] bytes = new byte[size];
-    new Random(seed).nextBytes(bytes);
-    return bytes;
-  }
+    /** Deterministic, incompressible-looking bytes for a store test. */
+    static byte[] pseudoRandom(int size, long seed) {
+        byte[] bytes = new byte[size];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
 }

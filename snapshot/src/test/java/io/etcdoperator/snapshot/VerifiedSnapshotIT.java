@@ -23,132 +23,193 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class VerifiedSnapshotIT {
 
-  private static final EtcdRelease RELEASE = EtcdRelease.V3_5_16;
+    private static final EtcdRelease RELEASE = EtcdRelease.V3_5_16;
 
-  @TempDir
-  Path tmp;
+    @TempDir
+    Path tmp;
 
-  @Test
-  void aStoredSnapshotVerifiesAndAFlippedOneDoesNot() throws Exception {
-    AgentRun saved = save(300, 1024, List.of());
-    assertThat(saved.exitCode()).as(saved.json()).isZero();
-    assertThat(Long.parseLong(saved.field("dbRevision"))).isEqualTo(Long.parseLong(saved.field("revision")));
-    assertThat(Long.parseLong(saved.field("dbTotalKeys"))).isGreaterThanOrEqualTo(300);
-    assertThat(Files.list(tmp.resolve("scratch-save")).toList()).as("the save's copy is deleted").isEmpty();
+    @Test
+    void aStoredSnapshotVerifiesAndAFlippedOneDoesNot() throws Exception {
+        AgentRun saved = save(300, 1024, List.of());
+        assertThat(saved.exitCode()).as(saved.json()).isZero();
+        assertThat(Long.parseLong(saved.field("dbRevision"))).isEqualTo(Long.parseLong(saved.field("revision")));
+        assertThat(Long.parseLong(saved.field("dbTotalKeys"))).isGreaterThanOrEqualTo(300);
+        assertThat(Files.list(tmp.resolve("scratch-save")).toList())
+                .as("the save's copy is deleted")
+                .isEmpty();
 
-    AgentRun verified = verify(saved, List.of());
-    assertThat(verified.exitCode()).as(verified.json()).isZero();
-    assertThat(verified.field("result")).isEqualTo("verified");
-    assertThat(verified.field("dbHash")).isEqualTo(saved.field("dbHash"));
-    assertThat(Long.parseLong(verified.field("restoredRevision")))
-        .isEqualTo(Long.parseLong(saved.field("dbRevision")) + RestoreTool.REVISION_BUMP);
-    assertThat(Files.list(tmp.resolve("scratch-verify")).toList()).as("scratch emptied").isEmpty();
+        AgentRun verified = verify(saved, List.of());
+        assertThat(verified.exitCode()).as(verified.json()).isZero();
+        assertThat(verified.field("result")).isEqualTo("verified");
+        assertThat(verified.field("dbHash")).isEqualTo(saved.field("dbHash"));
+        assertThat(Long.parseLong(verified.field("restoredRevision")))
+                .isEqualTo(Long.parseLong(saved.field("dbRevision")) + RestoreTool.REVISION_BUMP);
+        assertThat(Files.list(tmp.resolve("scratch-verify")).toList())
+                .as("scratch emptied")
+                .isEmpty();
 
-    Path stored = tmp.resolve("pvc").resolve("nightly.db");
-    flip(stored, Files.size(stored) / 2);
-    AgentRun tampered = verify(saved, List.of());
-    assertThat(tampered.exitCode()).isEqualTo(1);
-    assertThat(tampered.field("reason")).isEqualTo("ChecksumMismatch");
+        Path stored = tmp.resolve("pvc").resolve("nightly.db");
+        flip(stored, Files.size(stored) / 2);
+        AgentRun tampered = verify(saved, List.of());
+        assertThat(tampered.exitCode()).isEqualTo(1);
+        assertThat(tampered.field("reason")).isEqualTo("ChecksumMismatch");
 
-    // the bytes and the record altered together: only etcd's own checks are left to notice
-    Files.writeString(tmp.resolve("pvc").resolve("nightly.db.sha256"),
-        "sha256:" + Sha256.of(Files.readAllBytes(stored)) + " " + Files.size(stored));
-    AgentRun forged = verify(saved, List.of());
-    assertThat(forged.exitCode()).as(forged.json()).isEqualTo(1);
-    assertThat(forged.field("reason")).isEqualTo("RestoreToolFailed");
-    assertThat(Files.list(tmp.resolve("scratch-verify")).toList()).as("scratch emptied after a failure").isEmpty();
-  }
-
-  @Test
-  void anEncryptedSnapshotVerifiesWithItsKeyAndNamesTheNumbersItWasGiven() throws Exception {
-    Path keys = Files.createDirectories(tmp.resolve("keys"));
-    byte[] key = new byte[32];
-    new SecureRandom().nextBytes(key);
-    Files.writeString(keys.resolve("2025-01"), Base64.getEncoder().encodeToString(key));
-    AgentRun saved = save(50, 256, List.of("--encryption-key-dir", keys.toString(), "--encryption-key-id", "2025-01"));
-    assertThat(saved.exitCode()).as(saved.json()).isZero();
-
-    assertThat(verify(saved, List.of("--encryption-key-dir", keys.toString())).exitCode()).isZero();
-    AgentRun wrongNumbers = AgentRun.of(Map.of(), concat(verifyArgs(List.of("--encryption-key-dir", keys.toString())),
-        List.of("--expect-hash", "1", "--expect-revision", saved.field("dbRevision"),
-            "--expect-total-keys", saved.field("dbTotalKeys"))).toArray(String[]::new));
-    assertThat(wrongNumbers.field("reason")).isEqualTo("VerificationFailed");
-    assertThat(wrongNumbers.field("message")).contains("but the save recorded 1");
-  }
-
-  /** One run of the documented measurement: -Dverify.large.mib=150 (skipped without it). */
-  @Test
-  void measureTheVerifyOfALargeSnapshot() throws Exception {
-    int mib = Integer.getInteger("verify.large.mib", 0);
-    Assumptions.assumeTrue(mib > 0, "set -Dverify.large.mib to measure");
-    var member = EtcdServer.Member.reserve("big");
-    List<String> saveArgs;
-    try (var etcd = EtcdServer.start(RELEASE, member, tmp.resolve("big"), "big-token",
-        "--quota-backend-bytes", Long.toString(4L << 30));
-         var keys = new Keys(etcd.clientUrl())) {
-      keys.fill("/big/", mib * 64, 16 * 1024);
-      saveArgs = saveArgs(etcd, List.of());
-      AgentProcess save = AgentProcess.run("128m", Map.of(), saveArgs);
-      assertThat(save.exitCode()).as(save.output()).isZero();
-      System.out.printf("save with status: %.1f s%n", save.elapsed().toMillis() / 1e3);
-      AgentRun saved = new AgentRun(0, save.json());
-      AgentProcess verify = AgentProcess.run("128m", Map.of(), verifyArgs(saved, List.of()));
-      assertThat(verify.exitCode()).as(verify.output()).isZero();
-      String line = String.format("verify of a %d MiB snapshot (%s keys): %.1f s wall, agent says %s ms, peak RSS %d MiB",
-          Files.size(tmp.resolve("pvc").resolve("nightly.db")) >> 20, saved.field("dbTotalKeys"),
-          verify.elapsed().toMillis() / 1e3, new AgentRun(0, verify.json()).field("tookMillis"),
-          verify.peakRssBytes() >> 20);
-      System.out.println(line);
-      Files.writeString(Path.of("target", "verify-size-" + mib + ".txt"), line + "\n");
+        // the bytes and the record altered together: only etcd's own checks are left to notice
+        Files.writeString(
+                tmp.resolve("pvc").resolve("nightly.db.sha256"),
+                "sha256:" + Sha256.of(Files.readAllBytes(stored)) + " " + Files.size(stored));
+        AgentRun forged = verify(saved, List.of());
+        assertThat(forged.exitCode()).as(forged.json()).isEqualTo(1);
+        assertThat(forged.field("reason")).isEqualTo("RestoreToolFailed");
+        assertThat(Files.list(tmp.resolve("scratch-verify")).toList())
+                .as("scratch emptied after a failure")
+                .isEmpty();
     }
-  }
 
-  private AgentRun save(int count, int valueBytes, List<String> extra) {
-    var member = EtcdServer.Member.reserve("source");
-    try (var etcd = EtcdServer.start(RELEASE, member, tmp.resolve("source"), "old-token");
-         var keys = new Keys(etcd.clientUrl())) {
-      keys.fill("/k/", count, valueBytes);
-      return AgentRun.of(Map.of(), saveArgs(etcd, extra).toArray(String[]::new));
+    @Test
+    void anEncryptedSnapshotVerifiesWithItsKeyAndNamesTheNumbersItWasGiven() throws Exception {
+        Path keys = Files.createDirectories(tmp.resolve("keys"));
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        Files.writeString(keys.resolve("2025-01"), Base64.getEncoder().encodeToString(key));
+        AgentRun saved =
+                save(50, 256, List.of("--encryption-key-dir", keys.toString(), "--encryption-key-id", "2025-01"));
+        assertThat(saved.exitCode()).as(saved.json()).isZero();
+
+        assertThat(verify(saved, List.of("--encryption-key-dir", keys.toString()))
+                        .exitCode())
+                .isZero();
+        AgentRun wrongNumbers = AgentRun.of(
+                Map.of(),
+                concat(
+                                verifyArgs(List.of("--encryption-key-dir", keys.toString())),
+                                List.of(
+                                        "--expect-hash",
+                                        "1",
+                                        "--expect-revision",
+                                        saved.field("dbRevision"),
+                                        "--expect-total-keys",
+                                        saved.field("dbTotalKeys")))
+                        .toArray(String[]::new));
+        assertThat(wrongNumbers.field("reason")).isEqualTo("VerificationFailed");
+        assertThat(wrongNumbers.field("message")).contains("but the save recorded 1");
     }
-  }
 
-  private List<String> saveArgs(EtcdServer etcd, List<String> extra) {
-    return concat(List.of("snapshot", "save", "--endpoints", etcd.clientUrl().toString(), "--name", "nightly",
-        "--uid", "u1", "--dir", tmp.resolve("pvc").toString(), "--tool", RELEASE.restoreTool().toString(),
-        "--status-scratch-dir", tmp.resolve("scratch-save").toString(),
-        "--termination-log", tmp.resolve("no-log").toString()), extra);
-  }
-
-  private AgentRun verify(AgentRun saved, List<String> extra) {
-    return AgentRun.of(Map.of(), verifyArgs(saved, extra).toArray(String[]::new));
-  }
-
-  private List<String> verifyArgs(AgentRun saved, List<String> extra) {
-    return concat(verifyArgs(extra), List.of("--expect-hash", saved.field("dbHash"), "--expect-revision",
-        saved.field("dbRevision"), "--expect-total-keys", saved.field("dbTotalKeys")));
-  }
-
-  private List<String> verifyArgs(List<String> extra) {
-    return concat(List.of("snapshot", "verify", "--key", "nightly.db", "--dir", tmp.resolve("pvc").toString(),
-        "--tool", RELEASE.restoreTool().toString(), "--scratch-dir", tmp.resolve("scratch-verify").toString(),
-        "--termination-log", tmp.resolve("no-log").toString()), extra);
-  }
-
-  private static List<String> concat(List<String> a, List<String> b) {
-    List<String> all = new ArrayList<>(a);
-    all.addAll(b);
-    return all;
-  }
-
-  private static void flip(Path file, long at) throws Exception {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      ByteBuffer bytes = ByteBuffer.allocate(16);
-      channel.read(bytes, at);
-      for (int i = 0; i < bytes.limit(); i++) {
-        bytes.put(i, (byte) ~bytes.get(i));
-      }
-      bytes.rewind();
-      channel.write(bytes, at);
+    /** One run of the documented measurement: -Dverify.large.mib=150 (skipped without it). */
+    @Test
+    void measureTheVerifyOfALargeSnapshot() throws Exception {
+        int mib = Integer.getInteger("verify.large.mib", 0);
+        Assumptions.assumeTrue(mib > 0, "set -Dverify.large.mib to measure");
+        var member = EtcdServer.Member.reserve("big");
+        List<String> saveArgs;
+        try (var etcd = EtcdServer.start(
+                        RELEASE,
+                        member,
+                        tmp.resolve("big"),
+                        "big-token",
+                        "--quota-backend-bytes",
+                        Long.toString(4L << 30));
+                var keys = new Keys(etcd.clientUrl())) {
+            keys.fill("/big/", mib * 64, 16 * 1024);
+            saveArgs = saveArgs(etcd, List.of());
+            AgentProcess save = AgentProcess.run("128m", Map.of(), saveArgs);
+            assertThat(save.exitCode()).as(save.output()).isZero();
+            System.out.printf("save with status: %.1f s%n", save.elapsed().toMillis() / 1e3);
+            AgentRun saved = new AgentRun(0, save.json());
+            AgentProcess verify = AgentProcess.run("128m", Map.of(), verifyArgs(saved, List.of()));
+            assertThat(verify.exitCode()).as(verify.output()).isZero();
+            String line = String.format(
+                    "verify of a %d MiB snapshot (%s keys): %.1f s wall, agent says %s ms, peak RSS %d MiB",
+                    Files.size(tmp.resolve("pvc").resolve("nightly.db")) >> 20,
+                    saved.field("dbTotalKeys"),
+                    verify.elapsed().toMillis() / 1e3,
+                    new AgentRun(0, verify.json()).field("tookMillis"),
+                    verify.peakRssBytes() >> 20);
+            System.out.println(line);
+            Files.writeString(Path.of("target", "verify-size-" + mib + ".txt"), line + "\n");
+        }
     }
-  }
+
+    private AgentRun save(int count, int valueBytes, List<String> extra) {
+        var member = EtcdServer.Member.reserve("source");
+        try (var etcd = EtcdServer.start(RELEASE, member, tmp.resolve("source"), "old-token");
+                var keys = new Keys(etcd.clientUrl())) {
+            keys.fill("/k/", count, valueBytes);
+            return AgentRun.of(Map.of(), saveArgs(etcd, extra).toArray(String[]::new));
+        }
+    }
+
+    private List<String> saveArgs(EtcdServer etcd, List<String> extra) {
+        return concat(
+                List.of(
+                        "snapshot",
+                        "save",
+                        "--endpoints",
+                        etcd.clientUrl().toString(),
+                        "--name",
+                        "nightly",
+                        "--uid",
+                        "u1",
+                        "--dir",
+                        tmp.resolve("pvc").toString(),
+                        "--tool",
+                        RELEASE.restoreTool().toString(),
+                        "--status-scratch-dir",
+                        tmp.resolve("scratch-save").toString(),
+                        "--termination-log",
+                        tmp.resolve("no-log").toString()),
+                extra);
+    }
+
+    private AgentRun verify(AgentRun saved, List<String> extra) {
+        return AgentRun.of(Map.of(), verifyArgs(saved, extra).toArray(String[]::new));
+    }
+
+    private List<String> verifyArgs(AgentRun saved, List<String> extra) {
+        return concat(
+                verifyArgs(extra),
+                List.of(
+                        "--expect-hash",
+                        saved.field("dbHash"),
+                        "--expect-revision",
+                        saved.field("dbRevision"),
+                        "--expect-total-keys",
+                        saved.field("dbTotalKeys")));
+    }
+
+    private List<String> verifyArgs(List<String> extra) {
+        return concat(
+                List.of(
+                        "snapshot",
+                        "verify",
+                        "--key",
+                        "nightly.db",
+                        "--dir",
+                        tmp.resolve("pvc").toString(),
+                        "--tool",
+                        RELEASE.restoreTool().toString(),
+                        "--scratch-dir",
+                        tmp.resolve("scratch-verify").toString(),
+                        "--termination-log",
+                        tmp.resolve("no-log").toString()),
+                extra);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private static void flip(Path file, long at) throws Exception {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer bytes = ByteBuffer.allocate(16);
+            channel.read(bytes, at);
+            for (int i = 0; i < bytes.limit(); i++) {
+                bytes.put(i, (byte) ~bytes.get(i));
+            }
+            bytes.rewind();
+            channel.write(bytes, at);
+        }
+    }
 }

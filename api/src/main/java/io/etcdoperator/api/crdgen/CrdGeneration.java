@@ -36,68 +36,78 @@ import java.util.stream.Collectors;
  */
 public final class CrdGeneration implements CRDPostProcessor {
 
-  /** Every kind of the API, each generated into {@code <plural>.<group>-v1.yml}. */
-  public static final List<Class<? extends CustomResource<?, ?>>> KINDS = List.of(EtcdCluster.class,
-      EtcdMember.class, EtcdSnapshot.class, EtcdSnapshotSchedule.class, EtcdDefrag.class, EtcdDefragSchedule.class);
+    /** Every kind of the API, each generated into {@code <plural>.<group>-v1.yml}. */
+    public static final List<Class<? extends CustomResource<?, ?>>> KINDS = List.of(
+            EtcdCluster.class,
+            EtcdMember.class,
+            EtcdSnapshot.class,
+            EtcdSnapshotSchedule.class,
+            EtcdDefrag.class,
+            EtcdDefragSchedule.class);
 
-  private final Map<String, Class<?>> kindsByCrdName = KINDS.stream()
-      .collect(Collectors.toMap(HasMetadata::getFullResourceName, Function.identity()));
+    private final Map<String, Class<?>> kindsByCrdName =
+            KINDS.stream().collect(Collectors.toMap(HasMetadata::getFullResourceName, Function.identity()));
 
-  public static void main(String[] args) throws IOException {
-    if (args.length != 1) {
-      throw new IllegalArgumentException("usage: CrdGeneration <output directory>");
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: CrdGeneration <output directory>");
+        }
+        File output = Files.createDirectories(Path.of(args[0])).toFile();
+        int written = new CRDGenerator()
+                .customResourceClasses(
+                        KINDS.stream().<Class<? extends HasMetadata>>map(c -> c).toList())
+                .forCRDVersions("v1")
+                .withImplicitPreserveUnknownFields(false)
+                .withMinQuotes(false)
+                .withPostProcessor(new CrdGeneration())
+                .inOutputDir(output)
+                .generate();
+        if (written != KINDS.size()) {
+            throw new IllegalStateException("generated " + written + " CRDs, expected " + KINDS.size());
+        }
     }
-    File output = Files.createDirectories(Path.of(args[0])).toFile();
-    int written = new CRDGenerator()
-        .customResourceClasses(KINDS.stream().<Class<? extends HasMetadata>>map(c -> c).toList())
-        .forCRDVersions("v1")
-        .withImplicitPreserveUnknownFields(false)
-        .withMinQuotes(false)
-        .withPostProcessor(new CrdGeneration())
-        .inOutputDir(output)
-        .generate();
-    if (written != KINDS.size()) {
-      throw new IllegalStateException("generated " + written + " CRDs, expected " + KINDS.size());
-    }
-  }
 
-  @Override
-  public HasMetadata process(HasMetadata generated, String crdSpecVersion) {
-    CustomResourceDefinition crd = (CustomResourceDefinition) generated;
-    Class<?> kind = kindsByCrdName.get(crd.getMetadata().getName());
-    if (kind == null) {
-      throw new IllegalStateException("not a kind of this API: " + crd.getMetadata().getName());
+    @Override
+    public HasMetadata process(HasMetadata generated, String crdSpecVersion) {
+        CustomResourceDefinition crd = (CustomResourceDefinition) generated;
+        Class<?> kind = kindsByCrdName.get(crd.getMetadata().getName());
+        if (kind == null) {
+            throw new IllegalStateException(
+                    "not a kind of this API: " + crd.getMetadata().getName());
+        }
+        for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
+            orderColumnsAsDeclared(kind, version.getAdditionalPrinterColumns());
+            JSONSchemaProps root = version.getSchema().getOpenAPIV3Schema();
+            root.setDescription(describe(kind));
+            Class<?>[] specAndStatus = typeArguments(kind);
+            root.getProperties().get("spec").setDescription(describe(specAndStatus[0]));
+            JSONSchemaProps status = root.getProperties().get("status");
+            if (status != null) {
+                status.setDescription(describe(specAndStatus[1]));
+            }
+        }
+        return crd;
     }
-    for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
-      orderColumnsAsDeclared(kind, version.getAdditionalPrinterColumns());
-      JSONSchemaProps root = version.getSchema().getOpenAPIV3Schema();
-      root.setDescription(describe(kind));
-      Class<?>[] specAndStatus = typeArguments(kind);
-      root.getProperties().get("spec").setDescription(describe(specAndStatus[0]));
-      JSONSchemaProps status = root.getProperties().get("status");
-      if (status != null) {
-        status.setDescription(describe(specAndStatus[1]));
-      }
+
+    private static void orderColumnsAsDeclared(Class<?> kind, List<CustomResourceColumnDefinition> columns) {
+        List<String> declared = Arrays.stream(kind.getAnnotationsByType(AdditionalPrinterColumn.class))
+                .map(AdditionalPrinterColumn::name)
+                .toList();
+        columns.sort(Comparator.comparingInt(column -> declared.indexOf(column.getName())));
     }
-    return crd;
-  }
 
-  private static void orderColumnsAsDeclared(Class<?> kind, List<CustomResourceColumnDefinition> columns) {
-    List<String> declared = Arrays.stream(kind.getAnnotationsByType(AdditionalPrinterColumn.class))
-        .map(AdditionalPrinterColumn::name).toList();
-    columns.sort(Comparator.comparingInt(column -> declared.indexOf(column.getName())));
-  }
-
-  private static String describe(Class<?> type) {
-    JsonClassDescription description = type.getAnnotation(JsonClassDescription.class);
-    if (description == null || description.value().isBlank()) {
-      throw new IllegalStateException(type.getSimpleName() + " needs a @JsonClassDescription");
+    private static String describe(Class<?> type) {
+        JsonClassDescription description = type.getAnnotation(JsonClassDescription.class);
+        if (description == null || description.value().isBlank()) {
+            throw new IllegalStateException(type.getSimpleName() + " needs a @JsonClassDescription");
+        }
+        return description.value();
     }
-    return description.value();
-  }
 
-  private static Class<?>[] typeArguments(Class<?> kind) {
-    ParameterizedType parent = (ParameterizedType) kind.getGenericSuperclass();
-    return Arrays.stream(parent.getActualTypeArguments()).map(t -> (Class<?>) t).toArray(Class<?>[]::new);
-  }
+    private static Class<?>[] typeArguments(Class<?> kind) {
+        ParameterizedType parent = (ParameterizedType) kind.getGenericSuperclass();
+        return Arrays.stream(parent.getActualTypeArguments())
+                .map(t -> (Class<?>) t)
+                .toArray(Class<?>[]::new);
+    }
 }

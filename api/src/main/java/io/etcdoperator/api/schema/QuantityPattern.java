@@ -10,19 +10,18 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  */
 public final class QuantityPattern implements SchemaCustomizer.Customizer {
 
-  public static final String QUANTITY =
-      "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))"
-          + "(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
+    public static final String QUANTITY = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))"
+            + "(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
 
-  @Override
-  public JSONSchemaProps apply(JSONSchemaProps props, String input, KubernetesSerialization serialization) {
-    for (String name : input.split(",")) {
-      JSONSchemaProps property = props.getProperties().get(name.strip());
-      if (property == null) {
-        throw new IllegalArgumentException("no property '" + name.strip() + "' to restrict to quantities");
-      }
-      property.setPattern(QUANTITY);
+    @Override
+    public JSONSchemaProps apply(JSONSchemaProps props, String input, KubernetesSerialization serialization) {
+        for (String name : input.split(",")) {
+            JSONSchemaProps property = props.getProperties().get(name.strip());
+            if (property == null) {
+                throw new IllegalArgumentException("no property '" + name.strip() + "' to restrict to quantities");
+            }
+            property.setPattern(QUANTITY);
+        }
+        return props;
     }
-    return props;
-  }
 }

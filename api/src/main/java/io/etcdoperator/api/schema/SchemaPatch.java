@@ -14,21 +14,21 @@ import java.util.Map;
  */
 public final class SchemaPatch implements SchemaCustomizer.Customizer {
 
-  @Override
-  public JSONSchemaProps apply(JSONSchemaProps props, String input, KubernetesSerialization serialization) {
-    ObjectNode schema = serialization.convertValue(props, ObjectNode.class);
-    merge(schema, serialization.unmarshal(input, ObjectNode.class));
-    return serialization.convertValue(schema, JSONSchemaProps.class);
-  }
-
-  private static void merge(ObjectNode target, ObjectNode patch) {
-    for (Map.Entry<String, JsonNode> entry : patch.properties()) {
-      JsonNode existing = target.get(entry.getKey());
-      if (existing instanceof ObjectNode existingObject && entry.getValue() instanceof ObjectNode patchObject) {
-        merge(existingObject, patchObject);
-      } else {
-        target.set(entry.getKey(), entry.getValue());
-      }
+    @Override
+    public JSONSchemaProps apply(JSONSchemaProps props, String input, KubernetesSerialization serialization) {
+        ObjectNode schema = serialization.convertValue(props, ObjectNode.class);
+        merge(schema, serialization.unmarshal(input, ObjectNode.class));
+        return serialization.convertValue(schema, JSONSchemaProps.class);
     }
-  }
+
+    private static void merge(ObjectNode target, ObjectNode patch) {
+        for (Map.Entry<String, JsonNode> entry : patch.properties()) {
+            JsonNode existing = target.get(entry.getKey());
+            if (existing instanceof ObjectNode existingObject && entry.getValue() instanceof ObjectNode patchObject) {
+                merge(existingObject, patchObject);
+            } else {
+                target.set(entry.getKey(), entry.getValue());
+            }
+        }
+    }
 }

@@ -9,43 +9,42 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class AdditionalMetadata {
 
-  @JsonPropertyDescription("Labels added to every object the operator creates for the cluster. Keys and values "
-      + "must be valid Kubernetes labels.")
-  private Map<String, String> labels;
+    @JsonPropertyDescription("Labels added to every object the operator creates for the cluster. Keys and values "
+            + "must be valid Kubernetes labels.")
+    private Map<String, String> labels;
 
-  @JsonPropertyDescription("Annotations added to every object the operator creates for the cluster.")
-  private Map<String, String> annotations;
+    @JsonPropertyDescription("Annotations added to every object the operator creates for the cluster.")
+    private Map<String, String> annotations;
 
-  public Map<String, String> getLabels() {
-    return labels;
-  }
-
-  public void setLabels(Map<String, String> labels) {
-    this.labels = labels;
-  }
-
-  public Map<String, String> getAnnotations() {
-    return annotations;
-  }
-
-  public void setAnnotations(Map<String, String> annotations) {
-    this.annotations = annotations;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
+    public Map<String, String> getLabels() {
+        return labels;
     }
-    if (!(o instanceof AdditionalMetadata that)) {
-      return false;
-    }
-    return Objects.equals(labels, that.labels)
-        && Objects.equals(annotations, that.annotations);
-  }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(labels, annotations);
-  }
+    public void setLabels(Map<String, String> labels) {
+        this.labels = labels;
+    }
+
+    public Map<String, String> getAnnotations() {
+        return annotations;
+    }
+
+    public void setAnnotations(Map<String, String> annotations) {
+        this.annotations = annotations;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof AdditionalMetadata that)) {
+            return false;
+        }
+        return Objects.equals(labels, that.labels) && Objects.equals(annotations, that.annotations);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(labels, annotations);
+    }
 }

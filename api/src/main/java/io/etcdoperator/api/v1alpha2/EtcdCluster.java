@@ -19,21 +19,26 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("etcdc")
 @Categories(EtcdOperatorApi.CATEGORY)
 @JsonClassDescription("An etcd cluster run by the operator: a set of EtcdMembers (one Pod and one PVC or tmpfs "
-    + "each), a headless and a client Service and a PodDisruptionBudget, scaled, upgraded and repaired one member at "
-    + "a time towards the spec.")
+        + "each), a headless and a client Service and a PodDisruptionBudget, scaled, upgraded and repaired one member at "
+        + "a time towards the spec.")
 // Columns appear in this order (CrdGeneration keeps it), with Age last as kubectl puts it.
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.readyMembers", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Replicas", jsonPath = ".spec.replicas", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Version", jsonPath = ".spec.version", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Available", jsonPath = ".status.conditions[?(@.type==\"Available\")].status",
-    type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.conditions[?(@.type==\"Available\")].reason",
-    type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
-    type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+        name = "Available",
+        jsonPath = ".status.conditions[?(@.type==\"Available\")].status",
+        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = "Reason",
+        jsonPath = ".status.conditions[?(@.type==\"Available\")].reason",
+        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
 @ValidationRule(
-    value = "self.metadata.name.size() <= " + EtcdOperatorApi.MAX_CLUSTER_NAME,
-    message = "metadata.name must be at most " + EtcdOperatorApi.MAX_CLUSTER_NAME + " characters: the client Service "
-        + "<name>-client must fit in a 63-character DNS label")
-public class EtcdCluster extends CustomResource<EtcdClusterSpec, EtcdClusterStatus> implements Namespaced {
-}
+        value = "self.metadata.name.size() <= " + EtcdOperatorApi.MAX_CLUSTER_NAME,
+        message = "metadata.name must be at most " + EtcdOperatorApi.MAX_CLUSTER_NAME
+                + " characters: the client Service " + "<name>-client must fit in a 63-character DNS label")
+public class EtcdCluster extends CustomResource<EtcdClusterSpec, EtcdClusterStatus> implements Namespaced {}

@@ -22,13 +22,18 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("etcddefrag")
 @Categories(EtcdOperatorApi.CATEGORY)
 @JsonClassDescription("A one-shot defragmentation of an EtcdCluster's members, run when the cluster is at its "
-    + "target: followers one at a time, the leader last after leadership moved away.")
-@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name",
-    type = AdditionalPrinterColumn.Type.STRING)
+        + "target: followers one at a time, the leader last after leadership moved away.")
+@AdditionalPrinterColumn(
+        name = "Cluster",
+        jsonPath = ".spec.clusterRef.name",
+        type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Defragmented", jsonPath = ".status.defragmented",
-    type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
-    type = AdditionalPrinterColumn.Type.DATE)
-public class EtcdDefrag extends CustomResource<EtcdDefragSpec, EtcdDefragStatus> implements Namespaced {
-}
+@AdditionalPrinterColumn(
+        name = "Defragmented",
+        jsonPath = ".status.defragmented",
+        type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class EtcdDefrag extends CustomResource<EtcdDefragSpec, EtcdDefragStatus> implements Namespaced {}

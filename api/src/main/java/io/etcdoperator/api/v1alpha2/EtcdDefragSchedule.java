@@ -23,18 +23,24 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("etcddefragsched")
 @Categories(EtcdOperatorApi.CATEGORY)
 @JsonClassDescription("EtcdDefrags of one EtcdCluster run on a cron schedule: the operator creates ordinary "
-    + "EtcdDefrags labelled with the schedule name and keeps a bounded history of them.")
-@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name",
-    type = AdditionalPrinterColumn.Type.STRING)
+        + "EtcdDefrags labelled with the schedule name and keeps a bounded history of them.")
+@AdditionalPrinterColumn(
+        name = "Cluster",
+        jsonPath = ".spec.clusterRef.name",
+        type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Schedule", jsonPath = ".spec.schedule", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Suspend", jsonPath = ".spec.suspend", type = AdditionalPrinterColumn.Type.BOOLEAN)
-@AdditionalPrinterColumn(name = "Last Success", jsonPath = ".status.lastSuccessfulTime",
-    type = AdditionalPrinterColumn.Type.DATE)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
-    type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+        name = "Last Success",
+        jsonPath = ".status.lastSuccessfulTime",
+        type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
 public class EtcdDefragSchedule extends CustomResource<EtcdDefragScheduleSpec, EtcdDefragScheduleStatus>
-    implements Namespaced {
+        implements Namespaced {
 
-  /** On the EtcdDefrags a schedule creates: the schedule's name. History pruning only ever deletes these. */
-  public static final String LABEL_SCHEDULE = EtcdOperatorApi.RESERVED_PREFIX + "defrag-schedule";
+    /** On the EtcdDefrags a schedule creates: the schedule's name. History pruning only ever deletes these. */
+    public static final String LABEL_SCHEDULE = EtcdOperatorApi.RESERVED_PREFIX + "defrag-schedule";
 }

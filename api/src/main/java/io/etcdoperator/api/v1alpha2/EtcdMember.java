@@ -19,13 +19,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("etcdm")
 @Categories(EtcdOperatorApi.CATEGORY)
 @JsonClassDescription("One member of an EtcdCluster: its Pod and its data volume. Created, edited and deleted by "
-    + "the operator only; read it, do not write it.")
+        + "the operator only; read it, do not write it.")
 @AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterName", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Version", jsonPath = ".spec.version", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Running", jsonPath = ".status.version", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
-    type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
-    type = AdditionalPrinterColumn.Type.DATE)
-public class EtcdMember extends CustomResource<EtcdMemberSpec, EtcdMemberStatus> implements Namespaced {
-}
+@AdditionalPrinterColumn(
+        name = "Ready",
+        jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class EtcdMember extends CustomResource<EtcdMemberSpec, EtcdMemberStatus> implements Namespaced {}

@@ -18,11 +18,14 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("etcdsnap")
 @Categories(EtcdOperatorApi.CATEGORY)
 @JsonClassDescription("A one-shot snapshot of an EtcdCluster, streamed by an agent Job from one member to S3 or a "
-    + "PVC. The stored file is kept when the EtcdSnapshot is deleted.")
-@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name",
-    type = AdditionalPrinterColumn.Type.STRING)
+        + "PVC. The stored file is kept when the EtcdSnapshot is deleted.")
+@AdditionalPrinterColumn(
+        name = "Cluster",
+        jsonPath = ".spec.clusterRef.name",
+        type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
-    type = AdditionalPrinterColumn.Type.DATE)
-public class EtcdSnapshot extends CustomResource<EtcdSnapshotSpec, EtcdSnapshotStatus> implements Namespaced {
-}
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class EtcdSnapshot extends CustomResource<EtcdSnapshotSpec, EtcdSnapshotStatus> implements Namespaced {}

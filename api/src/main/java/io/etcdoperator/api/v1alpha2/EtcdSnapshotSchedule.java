@@ -22,18 +22,24 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("etcdsnapsched")
 @Categories(EtcdOperatorApi.CATEGORY)
 @JsonClassDescription("EtcdSnapshots of one EtcdCluster taken on a cron schedule, with retention: the operator "
-    + "creates ordinary EtcdSnapshots labelled with the schedule name and prunes the old ones.")
-@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name",
-    type = AdditionalPrinterColumn.Type.STRING)
+        + "creates ordinary EtcdSnapshots labelled with the schedule name and prunes the old ones.")
+@AdditionalPrinterColumn(
+        name = "Cluster",
+        jsonPath = ".spec.clusterRef.name",
+        type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Schedule", jsonPath = ".spec.schedule", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Suspend", jsonPath = ".spec.suspend", type = AdditionalPrinterColumn.Type.BOOLEAN)
-@AdditionalPrinterColumn(name = "Last Success", jsonPath = ".status.lastSuccessfulTime",
-    type = AdditionalPrinterColumn.Type.DATE)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
-    type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+        name = "Last Success",
+        jsonPath = ".status.lastSuccessfulTime",
+        type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
 public class EtcdSnapshotSchedule extends CustomResource<EtcdSnapshotScheduleSpec, EtcdSnapshotScheduleStatus>
-    implements Namespaced {
+        implements Namespaced {
 
-  /** On the EtcdSnapshots a schedule creates: the schedule's name. Retention only ever prunes these. */
-  public static final String LABEL_SCHEDULE = EtcdOperatorApi.RESERVED_PREFIX + "schedule";
+    /** On the EtcdSnapshots a schedule creates: the schedule's name. Retention only ever prunes these. */
+    public static final String LABEL_SCHEDULE = EtcdOperatorApi.RESERVED_PREFIX + "schedule";
 }

@@ -19,91 +19,92 @@ import java.util.Objects;
 @JsonClassDescription("What the schedule has done, written by the operator. Times are RFC 3339.")
 public class EtcdSnapshotScheduleStatus {
 
-  @JsonPropertyDescription("When the schedule last created a snapshot.")
-  private String lastScheduleTime;
+    @JsonPropertyDescription("When the schedule last created a snapshot.")
+    private String lastScheduleTime;
 
-  @JsonPropertyDescription("When the last snapshot of this schedule completed.")
-  private String lastSuccessfulTime;
+    @JsonPropertyDescription("When the last snapshot of this schedule completed.")
+    private String lastSuccessfulTime;
 
-  @JsonPropertyDescription("The most recent snapshot of this schedule that failed, and why.")
-  private ScheduleFailure lastFailure;
+    @JsonPropertyDescription("The most recent snapshot of this schedule that failed, and why.")
+    private ScheduleFailure lastFailure;
 
-  /** Names of this schedule's EtcdSnapshots that have not finished yet (at most one: runs never overlap). */
-  @JsonPropertyDescription("Names of this schedule's snapshots that have not finished yet (at most one).")
-  private List<String> active;
+    /** Names of this schedule's EtcdSnapshots that have not finished yet (at most one: runs never overlap). */
+    @JsonPropertyDescription("Names of this schedule's snapshots that have not finished yet (at most one).")
+    private List<String> active;
 
-  @JsonPropertyDescription("metadata.generation of the spec the status was last computed from.")
-  private Long observedGeneration;
+    @JsonPropertyDescription("metadata.generation of the spec the status was last computed from.")
+    private Long observedGeneration;
 
-  @JsonPropertyDescription("The schedule's conditions; Ready tells whether it is scheduling (for example "
-      + "Scheduled, Suspended, PruneBlocked).")
-  private List<Condition> conditions;
+    @JsonPropertyDescription("The schedule's conditions; Ready tells whether it is scheduling (for example "
+            + "Scheduled, Suspended, PruneBlocked).")
+    private List<Condition> conditions;
 
-  public String getLastScheduleTime() {
-    return lastScheduleTime;
-  }
-
-  public void setLastScheduleTime(String lastScheduleTime) {
-    this.lastScheduleTime = lastScheduleTime;
-  }
-
-  public String getLastSuccessfulTime() {
-    return lastSuccessfulTime;
-  }
-
-  public void setLastSuccessfulTime(String lastSuccessfulTime) {
-    this.lastSuccessfulTime = lastSuccessfulTime;
-  }
-
-  public ScheduleFailure getLastFailure() {
-    return lastFailure;
-  }
-
-  public void setLastFailure(ScheduleFailure lastFailure) {
-    this.lastFailure = lastFailure;
-  }
-
-  public List<String> getActive() {
-    return active;
-  }
-
-  public void setActive(List<String> active) {
-    this.active = active;
-  }
-
-  public Long getObservedGeneration() {
-    return observedGeneration;
-  }
-
-  public void setObservedGeneration(Long observedGeneration) {
-    this.observedGeneration = observedGeneration;
-  }
-
-  public List<Condition> getConditions() {
-    return conditions;
-  }
-
-  public void setConditions(List<Condition> conditions) {
-    this.conditions = conditions;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
+    public String getLastScheduleTime() {
+        return lastScheduleTime;
     }
-    if (!(o instanceof EtcdSnapshotScheduleStatus that)) {
-      return false;
-    }
-    return Objects.equals(lastScheduleTime, that.lastScheduleTime)
-        && Objects.equals(lastSuccessfulTime, that.lastSuccessfulTime)
-        && Objects.equals(lastFailure, that.lastFailure) && Objects.equals(active, that.active)
-        && Objects.equals(observedGeneration, that.observedGeneration)
-        && Objects.equals(conditions, that.conditions);
-  }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(lastScheduleTime, lastSuccessfulTime, lastFailure, active, observedGeneration, conditions);
-  }
+    public void setLastScheduleTime(String lastScheduleTime) {
+        this.lastScheduleTime = lastScheduleTime;
+    }
+
+    public String getLastSuccessfulTime() {
+        return lastSuccessfulTime;
+    }
+
+    public void setLastSuccessfulTime(String lastSuccessfulTime) {
+        this.lastSuccessfulTime = lastSuccessfulTime;
+    }
+
+    public ScheduleFailure getLastFailure() {
+        return lastFailure;
+    }
+
+    public void setLastFailure(ScheduleFailure lastFailure) {
+        this.lastFailure = lastFailure;
+    }
+
+    public List<String> getActive() {
+        return active;
+    }
+
+    public void setActive(List<String> active) {
+        this.active = active;
+    }
+
+    public Long getObservedGeneration() {
+        return observedGeneration;
+    }
+
+    public void setObservedGeneration(Long observedGeneration) {
+        this.observedGeneration = observedGeneration;
+    }
+
+    public List<Condition> getConditions() {
+        return conditions;
+    }
+
+    public void setConditions(List<Condition> conditions) {
+        this.conditions = conditions;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof EtcdSnapshotScheduleStatus that)) {
+            return false;
+        }
+        return Objects.equals(lastScheduleTime, that.lastScheduleTime)
+                && Objects.equals(lastSuccessfulTime, that.lastSuccessfulTime)
+                && Objects.equals(lastFailure, that.lastFailure)
+                && Objects.equals(active, that.active)
+                && Objects.equals(observedGeneration, that.observedGeneration)
+                && Objects.equals(conditions, that.conditions);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(lastScheduleTime, lastSuccessfulTime, lastFailure, active, observedGeneration, conditions);
+    }
 }

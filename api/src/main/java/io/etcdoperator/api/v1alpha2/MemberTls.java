@@ -10,70 +10,70 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class MemberTls {
 
-  @JsonPropertyDescription("Secret with the server certificate for the client port; absent means plaintext.")
-  private LocalObjectReference clientServerSecretRef;
+    @JsonPropertyDescription("Secret with the server certificate for the client port; absent means plaintext.")
+    private LocalObjectReference clientServerSecretRef;
 
-  @JsonProperty("clientMTLS")
-  @JsonPropertyDescription("true makes the member require client certificates on the client port "
-      + "(--client-cert-auth).")
-  private Boolean clientMTLS;
+    @JsonProperty("clientMTLS")
+    @JsonPropertyDescription(
+            "true makes the member require client certificates on the client port " + "(--client-cert-auth).")
+    private Boolean clientMTLS;
 
-  @JsonPropertyDescription("Secret with the peer certificate; absent means plaintext or auto TLS on the peer port.")
-  private LocalObjectReference peerSecretRef;
+    @JsonPropertyDescription("Secret with the peer certificate; absent means plaintext or auto TLS on the peer port.")
+    private LocalObjectReference peerSecretRef;
 
-  @JsonProperty("peerAutoTLS")
-  @JsonPropertyDescription("true makes the member use etcd's self-signed peer certificates (--peer-auto-tls) when "
-      + "peerSecretRef is absent.")
-  private Boolean peerAutoTLS;
+    @JsonProperty("peerAutoTLS")
+    @JsonPropertyDescription("true makes the member use etcd's self-signed peer certificates (--peer-auto-tls) when "
+            + "peerSecretRef is absent.")
+    private Boolean peerAutoTLS;
 
-  public LocalObjectReference getClientServerSecretRef() {
-    return clientServerSecretRef;
-  }
-
-  public void setClientServerSecretRef(LocalObjectReference clientServerSecretRef) {
-    this.clientServerSecretRef = clientServerSecretRef;
-  }
-
-  public Boolean getClientMTLS() {
-    return clientMTLS;
-  }
-
-  public void setClientMTLS(Boolean clientMTLS) {
-    this.clientMTLS = clientMTLS;
-  }
-
-  public LocalObjectReference getPeerSecretRef() {
-    return peerSecretRef;
-  }
-
-  public void setPeerSecretRef(LocalObjectReference peerSecretRef) {
-    this.peerSecretRef = peerSecretRef;
-  }
-
-  public Boolean getPeerAutoTLS() {
-    return peerAutoTLS;
-  }
-
-  public void setPeerAutoTLS(Boolean peerAutoTLS) {
-    this.peerAutoTLS = peerAutoTLS;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
+    public LocalObjectReference getClientServerSecretRef() {
+        return clientServerSecretRef;
     }
-    if (!(o instanceof MemberTls that)) {
-      return false;
-    }
-    return Objects.equals(clientServerSecretRef, that.clientServerSecretRef)
-        && Objects.equals(clientMTLS, that.clientMTLS)
-        && Objects.equals(peerSecretRef, that.peerSecretRef)
-        && Objects.equals(peerAutoTLS, that.peerAutoTLS);
-  }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(clientServerSecretRef, clientMTLS, peerSecretRef, peerAutoTLS);
-  }
+    public void setClientServerSecretRef(LocalObjectReference clientServerSecretRef) {
+        this.clientServerSecretRef = clientServerSecretRef;
+    }
+
+    public Boolean getClientMTLS() {
+        return clientMTLS;
+    }
+
+    public void setClientMTLS(Boolean clientMTLS) {
+        this.clientMTLS = clientMTLS;
+    }
+
+    public LocalObjectReference getPeerSecretRef() {
+        return peerSecretRef;
+    }
+
+    public void setPeerSecretRef(LocalObjectReference peerSecretRef) {
+        this.peerSecretRef = peerSecretRef;
+    }
+
+    public Boolean getPeerAutoTLS() {
+        return peerAutoTLS;
+    }
+
+    public void setPeerAutoTLS(Boolean peerAutoTLS) {
+        this.peerAutoTLS = peerAutoTLS;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof MemberTls that)) {
+            return false;
+        }
+        return Objects.equals(clientServerSecretRef, that.clientServerSecretRef)
+                && Objects.equals(clientMTLS, that.clientMTLS)
+                && Objects.equals(peerSecretRef, that.peerSecretRef)
+                && Objects.equals(peerAutoTLS, that.peerAutoTLS);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(clientServerSecretRef, clientMTLS, peerSecretRef, peerAutoTLS);
+    }
 }

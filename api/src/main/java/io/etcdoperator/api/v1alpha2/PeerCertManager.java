@@ -10,32 +10,32 @@ import java.util.Objects;
 @JsonClassDescription("cert-manager Issuer for the peer-plane certificate.")
 public class PeerCertManager {
 
-  @Required
-  @JsonPropertyDescription("Issuer of the members' peer certificate (Certificate <cluster>-peer, Secret "
-      + "<cluster>-peer-tls).")
-  private IssuerRef issuerRef;
+    @Required
+    @JsonPropertyDescription(
+            "Issuer of the members' peer certificate (Certificate <cluster>-peer, Secret " + "<cluster>-peer-tls).")
+    private IssuerRef issuerRef;
 
-  public IssuerRef getIssuerRef() {
-    return issuerRef;
-  }
-
-  public void setIssuerRef(IssuerRef issuerRef) {
-    this.issuerRef = issuerRef;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
+    public IssuerRef getIssuerRef() {
+        return issuerRef;
     }
-    if (!(o instanceof PeerCertManager that)) {
-      return false;
-    }
-    return Objects.equals(issuerRef, that.issuerRef);
-  }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(issuerRef);
-  }
+    public void setIssuerRef(IssuerRef issuerRef) {
+        this.issuerRef = issuerRef;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof PeerCertManager that)) {
+            return false;
+        }
+        return Objects.equals(issuerRef, that.issuerRef);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(issuerRef);
+    }
 }

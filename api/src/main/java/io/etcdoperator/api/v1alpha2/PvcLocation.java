@@ -11,45 +11,44 @@ import java.util.Objects;
 @JsonClassDescription("A file location inside a PersistentVolumeClaim.")
 public class PvcLocation {
 
-  @Required
-  @Size(min = 1)
-  @JsonPropertyDescription("Name of the PersistentVolumeClaim, in the same namespace.")
-  private String claimName;
+    @Required
+    @Size(min = 1)
+    @JsonPropertyDescription("Name of the PersistentVolumeClaim, in the same namespace.")
+    private String claimName;
 
-  @JsonPropertyDescription("Path inside the claim. For a snapshot destination, a directory prefix: the file is "
-      + "<subPath>/<snapshot name>.db. For a restore source, the exact path of the snapshot file.")
-  private String subPath;
+    @JsonPropertyDescription("Path inside the claim. For a snapshot destination, a directory prefix: the file is "
+            + "<subPath>/<snapshot name>.db. For a restore source, the exact path of the snapshot file.")
+    private String subPath;
 
-  public String getClaimName() {
-    return claimName;
-  }
-
-  public void setClaimName(String claimName) {
-    this.claimName = claimName;
-  }
-
-  public String getSubPath() {
-    return subPath;
-  }
-
-  public void setSubPath(String subPath) {
-    this.subPath = subPath;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
+    public String getClaimName() {
+        return claimName;
     }
-    if (!(o instanceof PvcLocation that)) {
-      return false;
-    }
-    return Objects.equals(claimName, that.claimName)
-        && Objects.equals(subPath, that.subPath);
-  }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(claimName, subPath);
-  }
+    public void setClaimName(String claimName) {
+        this.claimName = claimName;
+    }
+
+    public String getSubPath() {
+        return subPath;
+    }
+
+    public void setSubPath(String subPath) {
+        this.subPath = subPath;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof PvcLocation that)) {
+            return false;
+        }
+        return Objects.equals(claimName, that.claimName) && Objects.equals(subPath, that.subPath);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(claimName, subPath);
+    }
 }

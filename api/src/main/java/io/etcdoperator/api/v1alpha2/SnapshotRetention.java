@@ -15,47 +15,47 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SnapshotRetention {
 
-  /** A sum of whole units: days, hours, minutes, e.g. 7d, 36h, 1d12h. */
-  static final String AGE = "^([0-9]+[dhm])+$";
+    /** A sum of whole units: days, hours, minutes, e.g. 7d, 36h, 1d12h. */
+    static final String AGE = "^([0-9]+[dhm])+$";
 
-  @Min(1)
-  @JsonPropertyDescription("Number of newest complete snapshots to keep, at least 1.")
-  private Integer keepLast;
+    @Min(1)
+    @JsonPropertyDescription("Number of newest complete snapshots to keep, at least 1.")
+    private Integer keepLast;
 
-  @Pattern(AGE)
-  @JsonPropertyDescription("Age beyond which a complete snapshot is pruned, as a sum of days, hours and minutes "
-      + "(for example 30d, 36h, 1d12h). The newest complete snapshot is always kept.")
-  private String maxAge;
+    @Pattern(AGE)
+    @JsonPropertyDescription("Age beyond which a complete snapshot is pruned, as a sum of days, hours and minutes "
+            + "(for example 30d, 36h, 1d12h). The newest complete snapshot is always kept.")
+    private String maxAge;
 
-  public Integer getKeepLast() {
-    return keepLast;
-  }
-
-  public void setKeepLast(Integer keepLast) {
-    this.keepLast = keepLast;
-  }
-
-  public String getMaxAge() {
-    return maxAge;
-  }
-
-  public void setMaxAge(String maxAge) {
-    this.maxAge = maxAge;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
+    public Integer getKeepLast() {
+        return keepLast;
     }
-    if (!(o instanceof SnapshotRetention that)) {
-      return false;
-    }
-    return Objects.equals(keepLast, that.keepLast) && Objects.equals(maxAge, that.maxAge);
-  }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(keepLast, maxAge);
-  }
+    public void setKeepLast(Integer keepLast) {
+        this.keepLast = keepLast;
+    }
+
+    public String getMaxAge() {
+        return maxAge;
+    }
+
+    public void setMaxAge(String maxAge) {
+        this.maxAge = maxAge;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof SnapshotRetention that)) {
+            return false;
+        }
+        return Objects.equals(keepLast, that.keepLast) && Objects.equals(maxAge, that.maxAge);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(keepLast, maxAge);
+    }
 }

@@ -12,41 +12,41 @@ import org.junit.jupiter.api.Test;
  */
 class CrossCheckIT {
 
-  private static final CrdSchema CLUSTERS = CrdSchema.generated("etcdclusters");
+    private static final CrdSchema CLUSTERS = CrdSchema.generated("etcdclusters");
 
-  @Test
-  void isOnInThisRun() {
-    assertThat(ServerAdmission.enabled()).as("-D" + ServerAdmission.ENABLED).isTrue();
-  }
+    @Test
+    void isOnInThisRun() {
+        assertThat(ServerAdmission.enabled()).as("-D" + ServerAdmission.ENABLED).isTrue();
+    }
 
-  @Test
-  void aRefusalThatTheServerDoesNotShareFails() {
-    List<Violation> invented = List.of(new Violation("spec.replicas", "invented by the test"));
+    @Test
+    void aRefusalThatTheServerDoesNotShareFails() {
+        List<Violation> invented = List.of(new Violation("spec.replicas", "invented by the test"));
 
-    assertThatThrownBy(() -> CrossCheck.compare(CLUSTERS, null, "spec: {version: 3.6.11, replicas: 3}\n", invented))
-        .hasMessageContaining("disagree on this create")
-        .hasMessageContaining("dev.cel: [Violation[path=spec.replicas, message=invented by the test]]")
-        .hasMessageContaining("server: HTTP 201");
-  }
+        assertThatThrownBy(() -> CrossCheck.compare(CLUSTERS, null, "spec: {version: 3.6.11, replicas: 3}\n", invented))
+                .hasMessageContaining("disagree on this create")
+                .hasMessageContaining("dev.cel: [Violation[path=spec.replicas, message=invented by the test]]")
+                .hasMessageContaining("server: HTTP 201");
+    }
 
-  @Test
-  void anAcceptanceThatTheServerDoesNotShareFails() {
-    String stored = "spec: {version: 3.6.11, storage: {size: 2Gi}}\n";
-    String shrunk = "spec: {version: 3.6.11, storage: {size: 1Gi}}\n";
+    @Test
+    void anAcceptanceThatTheServerDoesNotShareFails() {
+        String stored = "spec: {version: 3.6.11, storage: {size: 2Gi}}\n";
+        String shrunk = "spec: {version: 3.6.11, storage: {size: 1Gi}}\n";
 
-    assertThatThrownBy(() -> CrossCheck.compare(CLUSTERS, stored, shrunk, List.of()))
-        .hasMessageContaining("disagree on this update")
-        .hasMessageContaining("dev.cel: accepted")
-        .hasMessageContaining("server: HTTP 422")
-        .hasMessageContaining("storage.size cannot be decreased");
-  }
+        assertThatThrownBy(() -> CrossCheck.compare(CLUSTERS, stored, shrunk, List.of()))
+                .hasMessageContaining("disagree on this update")
+                .hasMessageContaining("dev.cel: accepted")
+                .hasMessageContaining("server: HTTP 422")
+                .hasMessageContaining("storage.size cannot be decreased");
+    }
 
-  @Test
-  void aFieldThatTheServerDoesNotNameFails() {
-    List<Violation> elsewhere = List.of(new Violation("spec.version", "must match"));
+    @Test
+    void aFieldThatTheServerDoesNotNameFails() {
+        List<Violation> elsewhere = List.of(new Violation("spec.version", "must match"));
 
-    assertThatThrownBy(() -> CrossCheck.compare(CLUSTERS, null, "spec: {version: 3.6.11, replicas: -1}\n",
-        elsewhere))
-        .hasMessageContaining("the server names no cause at [spec.version]");
-  }
+        assertThatThrownBy(
+                        () -> CrossCheck.compare(CLUSTERS, null, "spec: {version: 3.6.11, replicas: -1}\n", elsewhere))
+                .hasMessageContaining("the server names no cause at [spec.version]");
+    }
 }

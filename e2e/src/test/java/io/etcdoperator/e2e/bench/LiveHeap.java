@@ -13,45 +13,54 @@ import java.util.concurrent.TimeUnit;
  */
 final class LiveHeap {
 
-  private LiveHeap() {}
+    private LiveHeap() {}
 
-  /**
-   * Empty when jcmd is missing, the process is not a JVM of the same user, or it does not answer in 2 minutes. The
-   * histogram's first 60 lines are kept in {@code keep}, to read where the heap goes.
-   */
-  static OptionalLong bytes(long pid, Path keep) {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    try {
-      Path out = Files.createTempFile("histogram", ".txt");
-      try {
-        Process process = new ProcessBuilder(List.of(jcmd.toString(), Long.toString(pid), "GC.class_histogram"))
-            .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        if (!process.waitFor(2, TimeUnit.MINUTES)) { // an attach that never answers must not hang the bench
-          process.destroyForcibly();
-          return OptionalLong.empty();
+    /**
+     * Empty when jcmd is missing, the process is not a JVM of the same user, or it does not answer in 2 minutes. The
+     * histogram's first 60 lines are kept in {@code keep}, to read where the heap goes.
+     */
+    static OptionalLong bytes(long pid, Path keep) {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+            Path out = Files.createTempFile("histogram", ".txt");
+            try {
+                Process process = new ProcessBuilder(List.of(jcmd.toString(), Long.toString(pid), "GC.class_histogram"))
+                        .redirectErrorStream(true)
+                        .redirectOutput(out.toFile())
+                        .start();
+                if (!process.waitFor(2, TimeUnit.MINUTES)) { // an attach that never answers must not hang the bench
+                    process.destroyForcibly();
+                    return OptionalLong.empty();
+                }
+                if (process.exitValue() != 0) {
+                    return OptionalLong.empty();
+                }
+                String histogram = Files.readString(out);
+                Files.createDirectories(keep.toAbsolutePath().getParent());
+                Files.writeString(
+                        keep, String.join("\n", histogram.lines().limit(60).toList()) + "\n");
+                return total(histogram);
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        } catch (IOException e) {
+            return OptionalLong.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return OptionalLong.empty();
         }
-        if (process.exitValue() != 0) {
-          return OptionalLong.empty();
-        }
-        String histogram = Files.readString(out);
-        Files.createDirectories(keep.toAbsolutePath().getParent());
-        Files.writeString(keep, String.join("\n", histogram.lines().limit(60).toList()) + "\n");
-        return total(histogram);
-      } finally {
-        Files.deleteIfExists(out);
-      }
-    } catch (IOException e) {
-      return OptionalLong.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return OptionalLong.empty();
     }
-  }
 
-  /** The bytes column of the histogram's {@code Total} line. */
-  static OptionalLong total(String histogram) {
-    return histogram.lines().map(String::strip).filter(l -> l.startsWith("Total")).findFirst()
-        .map(l -> l.split("\\s+")).filter(f -> f.length >= 3)
-        .map(f -> OptionalLong.of(Long.parseLong(f[2]))).orElse(OptionalLong.empty());
-  }
+    /** The bytes column of the histogram's {@code Total} line. */
+    static OptionalLong total(String histogram) {
+        return histogram
+                .lines()
+                .map(String::strip)
+                .filter(l -> l.startsWith("Total"))
+                .findFirst()
+                .map(l -> l.split("\\s+"))
+                .filter(f -> f.length >= 3)
+                .map(f -> OptionalLong.of(Long.parseLong(f[2])))
+                .orElse(OptionalLong.empty());
+    }
 }

@@ -14,56 +14,60 @@ import java.nio.file.Path;
  */
 public record ProcessUsage(long rssKib, long cpuTicks) {
 
-  static final int CLOCK_TICKS_PER_SECOND = 100;
+    static final int CLOCK_TICKS_PER_SECOND = 100;
 
-  public static ProcessUsage of(long pid) {
-    return new ProcessUsage(rssKib(proc(pid, "status")), cpuTicks(proc(pid, "stat")));
-  }
-
-  private static String proc(long pid, String file) {
-    try {
-      return Files.readString(Path.of("/proc", Long.toString(pid), file));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read /proc of process " + pid + " (has it exited?)", e);
+    public static ProcessUsage of(long pid) {
+        return new ProcessUsage(rssKib(proc(pid, "status")), cpuTicks(proc(pid, "stat")));
     }
-  }
 
-  public double rssMib() {
-    return rssKib / 1024.0;
-  }
+    private static String proc(long pid, String file) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(pid), file));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read /proc of process " + pid + " (has it exited?)", e);
+        }
+    }
 
-  /** CPU seconds spent between {@code earlier} and this sample. */
-  public double cpuSecondsSince(ProcessUsage earlier) {
-    return (cpuTicks - earlier.cpuTicks) / (double) CLOCK_TICKS_PER_SECOND;
-  }
+    public double rssMib() {
+        return rssKib / 1024.0;
+    }
 
-  static long rssKib(String status) {
-    return kib(status, "VmRSS");
-  }
+    /** CPU seconds spent between {@code earlier} and this sample. */
+    public double cpuSecondsSince(ProcessUsage earlier) {
+        return (cpuTicks - earlier.cpuTicks) / (double) CLOCK_TICKS_PER_SECOND;
+    }
 
-  /**
-   * VmRSS as "anonymous + file-backed + shared" MiB (RssAnon, RssFile, RssShmem): the heap, metaspace and malloc are
-   * anonymous; libjvm, the jimage and a class-data archive are file-backed.
-   */
-  public static String rssSplit(long pid) {
-    return rssSplit(proc(pid, "status"));
-  }
+    static long rssKib(String status) {
+        return kib(status, "VmRSS");
+    }
 
-  static String rssSplit(String status) {
-    return Math.round(kib(status, "RssAnon") / 1024.0) + " anonymous + " + Math.round(kib(status, "RssFile") / 1024.0)
-        + " file-backed + " + Math.round(kib(status, "RssShmem") / 1024.0) + " shared MiB";
-  }
+    /**
+     * VmRSS as "anonymous + file-backed + shared" MiB (RssAnon, RssFile, RssShmem): the heap, metaspace and malloc are
+     * anonymous; libjvm, the jimage and a class-data archive are file-backed.
+     */
+    public static String rssSplit(long pid) {
+        return rssSplit(proc(pid, "status"));
+    }
 
-  private static long kib(String status, String field) {
-    return status.lines().filter(line -> line.startsWith(field + ":")).findFirst()
-        .map(line -> Long.parseLong(line.substring(field.length() + 1).replace("kB", "").strip()))
-        .orElseThrow(() -> new IllegalArgumentException("no " + field + " line in /proc/<pid>/status"));
-  }
+    static String rssSplit(String status) {
+        return Math.round(kib(status, "RssAnon") / 1024.0) + " anonymous + "
+                + Math.round(kib(status, "RssFile") / 1024.0) + " file-backed + "
+                + Math.round(kib(status, "RssShmem") / 1024.0) + " shared MiB";
+    }
 
-  /** Fields 14 and 15 (utime, stime); counted after the last ')' because the command name may hold spaces. */
-  static long cpuTicks(String stat) {
-    String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).strip().split("\\s+");
-    // afterName[0] is field 3 (state), so field k is afterName[k - 3]
-    return Long.parseLong(afterName[14 - 3]) + Long.parseLong(afterName[15 - 3]);
-  }
+    private static long kib(String status, String field) {
+        return status.lines()
+                .filter(line -> line.startsWith(field + ":"))
+                .findFirst()
+                .map(line -> Long.parseLong(
+                        line.substring(field.length() + 1).replace("kB", "").strip()))
+                .orElseThrow(() -> new IllegalArgumentException("no " + field + " line in /proc/<pid>/status"));
+    }
+
+    /** Fields 14 and 15 (utime, stime); counted after the last ')' because the command name may hold spaces. */
+    static long cpuTicks(String stat) {
+        String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).strip().split("\\s+");
+        // afterName[0] is field 3 (state), so field k is afterName[k - 3]
+        return Long.parseLong(afterName[14 - 3]) + Long.parseLong(afterName[15 - 3]);
+    }
 }

@@ -51,7 +51,8 @@ final class BridgeNetwork implements PodNetwork {
             return false;
         }
         String probe = "lkprobe" + ProcessHandle.current().pid() % 100000;
-        boolean created = HostCommand.attempt(List.of("ip", "netns", "add", probe)).succeeded();
+        boolean created =
+                HostCommand.attempt(List.of("ip", "netns", "add", probe)).succeeded();
         if (created) {
             HostCommand.attempt(List.of("ip", "netns", "delete", probe));
         }
@@ -61,13 +62,16 @@ final class BridgeNetwork implements PodNetwork {
     static BridgeNetwork create() {
         try {
             Files.createDirectories(STATE_DIR);
-            try (FileChannel channel = FileChannel.open(STATE_DIR.resolve("lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
+            try (FileChannel channel = FileChannel.open(
+                            STATE_DIR.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    FileLock ignored = channel.lock()) {
                 sweepLeftovers();
                 String id = "lk" + HexFormat.of().toHexDigits((short) new SecureRandom().nextInt());
                 BridgeNetwork network = new BridgeNetwork(id, freeSubnet());
                 network.createBridge();
-                Files.writeString(STATE_DIR.resolve(id + ".pid"), Long.toString(ProcessHandle.current().pid()));
+                Files.writeString(
+                        STATE_DIR.resolve(id + ".pid"),
+                        Long.toString(ProcessHandle.current().pid()));
                 return network;
             }
         } catch (IOException e) {
@@ -124,8 +128,8 @@ final class BridgeNetwork implements PodNetwork {
         usedHosts.set(host);
         lastHost = host;
         int n = sequence.incrementAndGet();
-        NamespaceSandbox sandbox = new NamespaceSandbox(id + "-" + n, id + "h" + n, id + "p" + n,
-                SUBNET_PREFIX + subnet + "." + host, host);
+        NamespaceSandbox sandbox = new NamespaceSandbox(
+                id + "-" + n, id + "h" + n, id + "p" + n, SUBNET_PREFIX + subnet + "." + host, host);
         try {
             sandbox.create();
         } catch (RuntimeException e) {
@@ -188,7 +192,9 @@ final class BridgeNetwork implements PodNetwork {
 
     private static boolean alive(String pid) {
         try {
-            return ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+            return ProcessHandle.of(Long.parseLong(pid))
+                    .map(ProcessHandle::isAlive)
+                    .orElse(false);
         } catch (NumberFormatException e) {
             return false;
         }
@@ -196,12 +202,16 @@ final class BridgeNetwork implements PodNetwork {
 
     private static void sweep(String id) {
         LOG.log(Level.INFO, "removing leftovers of pod network {0}", id);
-        for (String namespace : HostCommand.run("ip", "netns", "list").lines()
-                .map(line -> line.split(" ")[0]).filter(name -> name.startsWith(id + "-")).toList()) {
+        for (String namespace : HostCommand.run("ip", "netns", "list")
+                .lines()
+                .map(line -> line.split(" ")[0])
+                .filter(name -> name.startsWith(id + "-"))
+                .toList()) {
             HostCommand.attempt(List.of("ip", "netns", "delete", namespace));
             NamespaceSandbox.deleteEtcNetns(namespace);
         }
-        HostCommand.run("ip", "-o", "link", "show").lines()
+        HostCommand.run("ip", "-o", "link", "show")
+                .lines()
                 .map(line -> line.split(":")[1].strip().split("@")[0])
                 .filter(name -> name.startsWith(id))
                 .forEach(name -> HostCommand.attempt(List.of("ip", "link", "delete", name)));
@@ -240,8 +250,9 @@ final class BridgeNetwork implements PodNetwork {
                 Files.createDirectories(hostsFile().getParent());
                 Files.writeString(hostsFile(), "127.0.0.1\tlocalhost\n");
                 // `ip netns exec` binds it over /etc/resolv.conf: queries go to ClusterDns, never off the machine
-                Files.writeString(hostsFile().resolveSibling("resolv.conf"), "nameserver " + gateway()
-                        + "\noptions ndots:1 timeout:1 attempts:2\n");
+                Files.writeString(
+                        hostsFile().resolveSibling("resolv.conf"),
+                        "nameserver " + gateway() + "\noptions ndots:1 timeout:1 attempts:2\n");
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write " + hostsFile(), e);
             }

@@ -39,8 +39,8 @@ public final class ClusterDns implements AutoCloseable {
     /** Serves on {@code address}:53; {@code addresses} maps a name (lower case, no trailing dot) to an IPv4 address. */
     public static ClusterDns serve(String address, Function<String, Optional<String>> addresses) {
         try {
-            return new ClusterDns(new DatagramSocket(new InetSocketAddress(InetAddress.getByName(address), 53)),
-                    addresses);
+            return new ClusterDns(
+                    new DatagramSocket(new InetSocketAddress(InetAddress.getByName(address), 53)), addresses);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve DNS on " + address + ":53", e);
         }
@@ -91,7 +91,10 @@ public final class ClusterDns implements AutoCloseable {
         header(id, flags, ip.isPresent() ? 0 : NXDOMAIN, 1, answered ? 1 : 0, out);
         out.put(message, questionStart, questionEnd - questionStart);
         if (answered) {
-            out.putShort((short) 0xc00c).putShort((short) TYPE_A).putShort((short) CLASS_IN).putInt(0)
+            out.putShort((short) 0xc00c)
+                    .putShort((short) TYPE_A)
+                    .putShort((short) CLASS_IN)
+                    .putInt(0)
                     .putShort((short) 4);
             for (String octet : ip.get().split("\\.")) {
                 out.put((byte) Integer.parseInt(octet));
@@ -103,8 +106,12 @@ public final class ClusterDns implements AutoCloseable {
     /** Response header: the query's id, opcode and recursion-desired bit, authoritative, recursion available. */
     private static ByteBuffer header(int id, int queryFlags, int rcode, int questions, int answers, ByteBuffer out) {
         int flags = 0x8000 | (queryFlags & 0x7900) | 0x0400 | 0x0080 | rcode;
-        return out.putShort((short) id).putShort((short) flags).putShort((short) questions)
-                .putShort((short) answers).putShort((short) 0).putShort((short) 0);
+        return out.putShort((short) id)
+                .putShort((short) flags)
+                .putShort((short) questions)
+                .putShort((short) answers)
+                .putShort((short) 0)
+                .putShort((short) 0);
     }
 
     @Override

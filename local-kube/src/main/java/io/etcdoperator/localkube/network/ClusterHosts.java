@@ -37,8 +37,7 @@ public final class ClusterHosts implements AutoCloseable {
     private boolean dirty = true;
     private boolean closed;
 
-    private record PodHostsFile(Path file, HostsEntries.Entry own) {
-    }
+    private record PodHostsFile(Path file, HostsEntries.Entry own) {}
 
     public ClusterHosts(KubernetesClient client, Path hostWideFile, String clusterDomain) {
         this.hostWideFile = hostWideFile;
@@ -96,7 +95,8 @@ public final class ClusterHosts implements AutoCloseable {
     public java.util.Optional<String> address(String name) {
         return HostsEntries.compute(pods.getStore().list(), services.getStore().list(), clusterDomain).stream()
                 .filter(entry -> entry.names().stream().anyMatch(n -> n.equalsIgnoreCase(name)))
-                .map(HostsEntries.Entry::ip).findFirst();
+                .map(HostsEntries.Entry::ip)
+                .findFirst();
     }
 
     /** Returns once every file reflects the informers' current view; for tests and for Pod start-up. */
@@ -133,11 +133,10 @@ public final class ClusterHosts implements AutoCloseable {
     }
 
     private synchronized void rewrite() {
-        List<HostsEntries.Entry> entries = HostsEntries.compute(pods.getStore().list(), services.getStore().list(),
-                clusterDomain);
+        List<HostsEntries.Entry> entries =
+                HostsEntries.compute(pods.getStore().list(), services.getStore().list(), clusterDomain);
         writeIfChanged(hostWideFile, HostsEntries.render(List.of(), entries));
-        podFiles.values().forEach(pod -> writeIfChanged(pod.file(),
-                HostsEntries.render(List.of(pod.own()), entries)));
+        podFiles.values().forEach(pod -> writeIfChanged(pod.file(), HostsEntries.render(List.of(pod.own()), entries)));
     }
 
     private void writeIfChanged(Path file, String content) {

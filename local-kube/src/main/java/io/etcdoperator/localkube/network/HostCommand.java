@@ -12,8 +12,7 @@ public final class HostCommand {
 
     private static final long TIMEOUT_SECONDS = 30;
 
-    private HostCommand() {
-    }
+    private HostCommand() {}
 
     /** Runs the command and returns its stdout; throws with its output if it fails. */
     public static String run(String... command) {
@@ -28,8 +27,8 @@ public final class HostCommand {
     public static String run(List<String> command, Map<String, String> env) {
         Result result = attempt(command, env);
         if (result.exitCode() != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " failed with exit code "
-                    + result.exitCode() + ": " + result.output().strip());
+            throw new IllegalStateException(String.join(" ", command) + " failed with exit code " + result.exitCode()
+                    + ": " + result.output().strip());
         }
         return result.output();
     }

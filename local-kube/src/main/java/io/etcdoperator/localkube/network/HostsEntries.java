@@ -17,8 +17,7 @@ import java.util.stream.Collectors;
  */
 public final class HostsEntries {
 
-    private HostsEntries() {
-    }
+    private HostsEntries() {}
 
     public record Entry(String ip, List<String> names) {
         String line() {
@@ -32,7 +31,8 @@ public final class HostsEntries {
         Map<String, List<Pod>> podsByNamespace = pods.stream()
                 .collect(Collectors.groupingBy(pod -> pod.getMetadata().getNamespace()));
         for (Service service : services) {
-            if (service.getSpec() == null || service.getSpec().getSelector() == null
+            if (service.getSpec() == null
+                    || service.getSpec().getSelector() == null
                     || service.getSpec().getSelector().isEmpty()) {
                 continue;
             }
@@ -46,26 +46,29 @@ public final class HostsEntries {
                 String ip = pod.getStatus().getPodIP();
                 entries.add(new Entry(ip, List.of(serviceName + "." + clusterDomain, serviceName)));
                 String hostname = pod.getSpec().getHostname();
-                if (headless && hostname != null && service.getMetadata().getName()
-                        .equals(pod.getSpec().getSubdomain())) {
+                if (headless
+                        && hostname != null
+                        && service.getMetadata().getName().equals(pod.getSpec().getSubdomain())) {
                     String podName = hostname + "." + serviceName;
                     entries.add(new Entry(ip, List.of(podName + "." + clusterDomain, podName)));
                 }
             }
         }
-        entries.sort(Comparator.comparing((Entry entry) -> entry.names().getFirst()).thenComparing(Entry::ip));
+        entries.sort(
+                Comparator.comparing((Entry entry) -> entry.names().getFirst()).thenComparing(Entry::ip));
         return entries.stream().distinct().toList();
     }
 
     /** What the kubelet writes for the Pod itself: its IP with its (fully qualified) hostname. */
     public static Entry own(Pod pod, String ip, String clusterDomain) {
-        String hostname = Objects.requireNonNullElse(pod.getSpec().getHostname(), pod.getMetadata().getName());
+        String hostname = Objects.requireNonNullElse(
+                pod.getSpec().getHostname(), pod.getMetadata().getName());
         String subdomain = pod.getSpec().getSubdomain();
         if (subdomain == null || subdomain.isEmpty()) {
             return new Entry(ip, List.of(hostname));
         }
-        String qualified = hostname + "." + subdomain + "." + pod.getMetadata().getNamespace() + ".svc."
-                + clusterDomain;
+        String qualified =
+                hostname + "." + subdomain + "." + pod.getMetadata().getNamespace() + ".svc." + clusterDomain;
         return new Entry(ip, List.of(qualified, hostname));
     }
 
@@ -77,8 +80,11 @@ public final class HostsEntries {
     }
 
     private static boolean published(Pod pod, Service service) {
-        if (pod.getStatus() == null || pod.getStatus().getPodIP() == null || pod.getStatus().getPodIP().isEmpty()
-                || pod.getMetadata().getDeletionTimestamp() != null || terminal(pod)) {
+        if (pod.getStatus() == null
+                || pod.getStatus().getPodIP() == null
+                || pod.getStatus().getPodIP().isEmpty()
+                || pod.getMetadata().getDeletionTimestamp() != null
+                || terminal(pod)) {
             return false;
         }
         if (!selects(service.getSpec().getSelector(), pod.getMetadata().getLabels())) {
@@ -88,8 +94,8 @@ public final class HostsEntries {
     }
 
     private static boolean selects(Map<String, String> selector, Map<String, String> labels) {
-        return labels != null && selector.entrySet().stream()
-                .allMatch(term -> term.getValue().equals(labels.get(term.getKey())));
+        return labels != null
+                && selector.entrySet().stream().allMatch(term -> term.getValue().equals(labels.get(term.getKey())));
     }
 
     private static boolean terminal(Pod pod) {
@@ -98,7 +104,9 @@ public final class HostsEntries {
     }
 
     static boolean ready(Pod pod) {
-        return pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
-                .anyMatch(condition -> "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
+        return pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(condition ->
+                                "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
     }
 }

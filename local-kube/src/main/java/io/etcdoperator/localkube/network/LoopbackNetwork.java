@@ -66,8 +66,8 @@ final class LoopbackNetwork implements PodNetwork {
 
         @Override
         public void cut() {
-            throw new UnsupportedOperationException("a loopback Pod address cannot be cut off; "
-                    + "network faults need network namespaces");
+            throw new UnsupportedOperationException(
+                    "a loopback Pod address cannot be cut off; " + "network faults need network namespaces");
         }
 
         @Override

@@ -31,8 +31,8 @@ final class ContainerEnvironment {
     }
 
     /** {@code serviceVariables} (KUBERNETES_SERVICE_HOST, ...) come first, as a kubelet's service variables do. */
-    ContainerEnvironment(KubernetesClient client, Pod pod, String podIp, String hostIp,
-            Map<String, String> serviceVariables) {
+    ContainerEnvironment(
+            KubernetesClient client, Pod pod, String podIp, String hostIp, Map<String, String> serviceVariables) {
         this.client = client;
         this.pod = pod;
         this.podIp = podIp;
@@ -63,9 +63,11 @@ final class ContainerEnvironment {
         String prefix = Objects.requireNonNullElse(source.getPrefix(), "");
         Map<String, String> values = Map.of();
         if (source.getConfigMapRef() != null) {
-            values = configMap(source.getConfigMapRef().getName(), source.getConfigMapRef().getOptional());
+            values = configMap(
+                    source.getConfigMapRef().getName(), source.getConfigMapRef().getOptional());
         } else if (source.getSecretRef() != null) {
-            values = secret(source.getSecretRef().getName(), source.getSecretRef().getOptional());
+            values = secret(
+                    source.getSecretRef().getName(), source.getSecretRef().getOptional());
         }
         values.forEach((key, value) -> env.put(prefix + key, value));
     }
@@ -76,12 +78,18 @@ final class ContainerEnvironment {
         }
         if (source.getSecretKeyRef() != null) {
             var ref = source.getSecretKeyRef();
-            return key(secret(ref.getName(), ref.getOptional()), ref.getKey(), ref.getOptional(),
+            return key(
+                    secret(ref.getName(), ref.getOptional()),
+                    ref.getKey(),
+                    ref.getOptional(),
                     "secret " + ref.getName());
         }
         if (source.getConfigMapKeyRef() != null) {
             var ref = source.getConfigMapKeyRef();
-            return key(configMap(ref.getName(), ref.getOptional()), ref.getKey(), ref.getOptional(),
+            return key(
+                    configMap(ref.getName(), ref.getOptional()),
+                    ref.getKey(),
+                    ref.getOptional(),
                     "configmap " + ref.getName());
         }
         if (source.getResourceFieldRef() != null) {
@@ -91,7 +99,10 @@ final class ContainerEnvironment {
                     ? (resources == null ? null : resources.getLimits())
                     : (resources == null ? null : resources.getRequests());
             Quantity quantity = values == null ? null : values.get(resource.substring(resource.indexOf('.') + 1));
-            return Optional.of(quantity == null ? "0" : Quantity.getAmountInBytes(quantity).toBigInteger().toString());
+            return Optional.of(
+                    quantity == null
+                            ? "0"
+                            : Quantity.getAmountInBytes(quantity).toBigInteger().toString());
         }
         return Optional.empty();
     }
@@ -112,7 +123,8 @@ final class ContainerEnvironment {
             case "metadata.namespace" -> metadata.getNamespace();
             case "metadata.uid" -> metadata.getUid();
             case "spec.nodeName" -> pod.getSpec().getNodeName();
-            case "spec.serviceAccountName" -> Objects.requireNonNullElse(pod.getSpec().getServiceAccountName(), "");
+            case "spec.serviceAccountName" ->
+                Objects.requireNonNullElse(pod.getSpec().getServiceAccountName(), "");
             case "status.podIP", "status.podIPs" -> podIp;
             case "status.hostIP", "status.hostIPs" -> hostIp;
             case "metadata.labels" -> render(metadata.getLabels());
@@ -138,21 +150,29 @@ final class ContainerEnvironment {
     private static String render(Map<String, String> values) {
         StringBuilder out = new StringBuilder();
         if (values != null) {
-            values.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                    .forEach(e -> out.append(e.getKey()).append("=\"").append(e.getValue()).append("\"\n"));
+            values.entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey())
+                    .forEach(e -> out.append(e.getKey())
+                            .append("=\"")
+                            .append(e.getValue())
+                            .append("\"\n"));
         }
         return out.toString();
     }
 
     Map<String, String> secret(String name, Boolean optional) {
-        Secret secret = client.secrets().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
+        Secret secret = client.secrets()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(name)
+                .get();
         if (secret == null) {
             return missing("secret", name, optional);
         }
         Map<String, String> values = new LinkedHashMap<>();
         if (secret.getData() != null) {
-            secret.getData().forEach((key, value) -> values.put(key,
-                    new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)));
+            secret.getData()
+                    .forEach((key, value) ->
+                            values.put(key, new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8)));
         }
         if (secret.getStringData() != null) {
             values.putAll(secret.getStringData());
@@ -161,7 +181,10 @@ final class ContainerEnvironment {
     }
 
     Map<String, String> configMap(String name, Boolean optional) {
-        ConfigMap configMap = client.configMaps().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
+        ConfigMap configMap = client.configMaps()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(name)
+                .get();
         if (configMap == null) {
             return missing("configmap", name, optional);
         }
@@ -170,8 +193,10 @@ final class ContainerEnvironment {
             values.putAll(configMap.getData());
         }
         if (configMap.getBinaryData() != null) {
-            configMap.getBinaryData().forEach((key, value) -> values.put(key,
-                    new String(Base64.getDecoder().decode(value), StandardCharsets.ISO_8859_1)));
+            configMap
+                    .getBinaryData()
+                    .forEach((key, value) -> values.put(
+                            key, new String(Base64.getDecoder().decode(value), StandardCharsets.ISO_8859_1)));
         }
         return values;
     }

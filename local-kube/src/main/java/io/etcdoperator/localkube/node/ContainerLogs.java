@@ -12,11 +12,12 @@ import java.util.stream.Stream;
 /** Log files of a Pod's containers: {@code logs/<container>/<run>.log}, one file per run, numbered from 0. */
 final class ContainerLogs {
 
-    private ContainerLogs() {
-    }
+    private ContainerLogs() {}
 
     static Path next(Path podDir, String container) {
-        return podDir.resolve("logs").resolve(container).resolve(runs(podDir, container).size() + ".log");
+        return podDir.resolve("logs")
+                .resolve(container)
+                .resolve(runs(podDir, container).size() + ".log");
     }
 
     static Optional<Path> find(Path podDir, String container, boolean previous) {
@@ -32,7 +33,8 @@ final class ContainerLogs {
         }
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(file -> file.getFileName().toString().matches("\\d+\\.log"))
-                    .sorted(Comparator.comparingInt(ContainerLogs::run)).toList();
+                    .sorted(Comparator.comparingInt(ContainerLogs::run))
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + dir, e);
         }

@@ -19,8 +19,8 @@ import java.util.Set;
  * the image (entrypoint, cmd, env, user, working dir). Either unpacked from an OCI layout with umoci, or assembled
  * from binaries on this machine plus the shared libraries they link.
  */
-public record ContainerRootfs(Path dir, List<String> entrypoint, List<String> cmd, List<String> env, long uid,
-        long gid, String workingDir) {
+public record ContainerRootfs(
+        Path dir, List<String> entrypoint, List<String> cmd, List<String> env, long uid, long gid, String workingDir) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -45,15 +45,16 @@ public record ContainerRootfs(Path dir, List<String> entrypoint, List<String> cm
                 Files.copy(Path.of(library), target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
             Files.createDirectories(root.resolve("etc"));
-            Files.writeString(root.resolve("etc/passwd"),
+            Files.writeString(
+                    root.resolve("etc/passwd"),
                     "root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n");
             Files.writeString(root.resolve("etc/group"), "root:x:0:\nnonroot:x:65532:\n");
             Files.writeString(root.resolve("etc/nsswitch.conf"), "hosts: files dns\n");
             Path tmp = Files.createDirectories(root.resolve("tmp"));
             Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
             HostCommand.run("chmod", "1777", tmp.toString());
-            return new ContainerRootfs(root, List.copyOf(entrypoint), List.of(),
-                    List.of("PATH=/usr/local/bin:/usr/bin:/bin"), 0, 0, "/");
+            return new ContainerRootfs(
+                    root, List.copyOf(entrypoint), List.of(), List.of("PATH=/usr/local/bin:/usr/bin:/bin"), 0, 0, "/");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot assemble an image in " + dir, e);
         }
@@ -68,7 +69,9 @@ public record ContainerRootfs(Path dir, List<String> entrypoint, List<String> cm
             JsonNode index = JSON.readTree(layout.resolve("index.json").toFile());
             JsonNode descriptor = null;
             for (JsonNode manifest : index.path("manifests")) {
-                if (tag.equals(manifest.path("annotations").path("org.opencontainers.image.ref.name").asText())) {
+                if (tag.equals(manifest.path("annotations")
+                        .path("org.opencontainers.image.ref.name")
+                        .asText())) {
                     descriptor = manifest;
                 }
             }
@@ -77,7 +80,9 @@ public record ContainerRootfs(Path dir, List<String> entrypoint, List<String> cm
             }
             String digest = descriptor.path("digest").asText();
             JsonNode manifest = JSON.readTree(blob(layout, digest).toFile());
-            JsonNode config = JSON.readTree(blob(layout, manifest.path("config").path("digest").asText()).toFile())
+            JsonNode config = JSON.readTree(
+                            blob(layout, manifest.path("config").path("digest").asText())
+                                    .toFile())
                     .path("config");
             Path bundle = dir.resolve("bundle");
             Path stamp = dir.resolve("digest");
@@ -88,9 +93,14 @@ public record ContainerRootfs(Path dir, List<String> entrypoint, List<String> cm
                 Files.writeString(stamp, digest);
             }
             String[] user = config.path("User").asText("0:0").split(":");
-            return new ContainerRootfs(bundle.resolve("rootfs"), strings(config.path("Entrypoint")),
-                    strings(config.path("Cmd")), strings(config.path("Env")), parse(user[0]),
-                    user.length > 1 ? parse(user[1]) : 0, config.path("WorkingDir").asText("/"));
+            return new ContainerRootfs(
+                    bundle.resolve("rootfs"),
+                    strings(config.path("Entrypoint")),
+                    strings(config.path("Cmd")),
+                    strings(config.path("Env")),
+                    parse(user[0]),
+                    user.length > 1 ? parse(user[1]) : 0,
+                    config.path("WorkingDir").asText("/"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot unpack " + layout + ":" + tag, e);
         }

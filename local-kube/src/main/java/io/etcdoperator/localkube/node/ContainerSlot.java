@@ -26,6 +26,7 @@ final class ContainerSlot {
     volatile ContainerProcess process;
     /** The runc run of the current process, for exec probes; null for a host-process container. */
     volatile RuncContainer runc;
+
     Instant nextStart = Instant.EPOCH;
     String waitingReason = "ContainerCreating";
     String waitingMessage;
@@ -55,7 +56,8 @@ final class ContainerSlot {
 
     /** The termination shown as {@code state}: the last one, once the container will not run again. */
     Optional<ContainerStateTerminated> finalState() {
-        return done && process == null && !terminations.isEmpty() ? Optional.of(terminations.getLast())
+        return done && process == null && !terminations.isEmpty()
+                ? Optional.of(terminations.getLast())
                 : Optional.empty();
     }
 

@@ -15,8 +15,8 @@ import java.util.Optional;
  */
 public final class ImageCatalogue {
 
-    private static final List<String> HOST_PATH = List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
-            "/usr/bin", "/sbin", "/bin");
+    private static final List<String> HOST_PATH =
+            List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin");
 
     private final Map<String, Image> images;
 
@@ -28,8 +28,8 @@ public final class ImageCatalogue {
      * What an image provides: binaries in {@code directory}, an entrypoint, and a default command ({@code cmd}) that
      * a container's args replace, as with container images.
      */
-    public record Image(Optional<Path> directory, List<String> entrypoint, List<String> cmd,
-            Optional<ContainerRootfs> rootfs) {
+    public record Image(
+            Optional<Path> directory, List<String> entrypoint, List<String> cmd, Optional<ContainerRootfs> rootfs) {
 
         Image(Optional<Path> directory, List<String> entrypoint, List<String> cmd) {
             this(directory, entrypoint, cmd, Optional.empty());
@@ -44,10 +44,18 @@ public final class ImageCatalogue {
         Builder builder = new Builder();
         Map<String, Path> versions = new LinkedHashMap<>();
         versions.put("v3.4.23", binaryDir("etcd34.bin", "ETCD34_BIN", Path.of("/usr/bin")));
-        versions.put("v3.5.16", binaryDir("etcd35.bin", "ETCD35_BIN",
-                Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.16")));
-        versions.put("v3.5.30", binaryDir("etcd3530.bin", "ETCD3530_BIN",
-                Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.30")));
+        versions.put(
+                "v3.5.16",
+                binaryDir(
+                        "etcd35.bin",
+                        "ETCD35_BIN",
+                        Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.16")));
+        versions.put(
+                "v3.5.30",
+                binaryDir(
+                        "etcd3530.bin",
+                        "ETCD3530_BIN",
+                        Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.30")));
         versions.forEach((tag, binaries) -> {
             Map<String, Path> files = new LinkedHashMap<>();
             for (String tool : List.of("etcd", "etcdctl", "etcdutl")) {
@@ -55,8 +63,8 @@ public final class ImageCatalogue {
                     files.put("/usr/local/bin/" + tool, binaries.resolve(tool));
                 }
             }
-            ContainerRootfs rootfs = ContainerRootfs.assemble(dir.resolve("etcd-" + tag), files,
-                    List.of("/usr/local/bin/etcd"));
+            ContainerRootfs rootfs =
+                    ContainerRootfs.assemble(dir.resolve("etcd-" + tag), files, List.of("/usr/local/bin/etcd"));
             for (String registry : List.of("quay.io/coreos/etcd", "gcr.io/etcd-development/etcd")) {
                 builder.rootfs(registry + ":" + tag, rootfs);
             }
@@ -73,9 +81,13 @@ public final class ImageCatalogue {
     public static Builder withEtcdImages() {
         Builder builder = new Builder();
         Path etcd34 = binaryDir("etcd34.bin", "ETCD34_BIN", Path.of("/usr/bin"));
-        Path etcd35 = binaryDir("etcd35.bin", "ETCD35_BIN",
+        Path etcd35 = binaryDir(
+                "etcd35.bin",
+                "ETCD35_BIN",
                 Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.16"));
-        Path etcd3530 = binaryDir("etcd3530.bin", "ETCD3530_BIN",
+        Path etcd3530 = binaryDir(
+                "etcd3530.bin",
+                "ETCD3530_BIN",
                 Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.30"));
         for (String registry : List.of("quay.io/coreos/etcd", "gcr.io/etcd-development/etcd")) {
             builder.directory(registry + ":v3.4.23", etcd34, "/usr/local/bin/etcd");
@@ -91,7 +103,9 @@ public final class ImageCatalogue {
      */
     public static Path etcdTools(Path dir) throws java.io.IOException {
         Path etcd34 = binaryDir("etcd34.bin", "ETCD34_BIN", Path.of("/usr/bin"));
-        Path etcd35 = binaryDir("etcd35.bin", "ETCD35_BIN",
+        Path etcd35 = binaryDir(
+                "etcd35.bin",
+                "ETCD35_BIN",
                 Path.of(System.getProperty("user.home"), ".cache", "etcd-operator", "etcd-3.5.16"));
         link(dir.resolve("v3.4"), etcd34, "etcdctl");
         link(dir.resolve("v3.5"), etcd35, "etcdutl");
@@ -133,11 +147,12 @@ public final class ImageCatalogue {
      * etcd-guard, copied there by an init container) is run from there, and, in an image of host binaries, the image
      * paths it is given to exec (/usr/local/bin/etcd) become the host binaries behind them.
      */
-    public Optional<List<String>> commandLine(Image image, List<String> command, List<String> args,
-            List<Path> volumeTargets) {
+    public Optional<List<String>> commandLine(
+            Image image, List<String> command, List<String> args, List<Path> volumeTargets) {
         List<String> line = new ArrayList<>(command.isEmpty() ? image.entrypoint() : command);
         line.addAll(!args.isEmpty() || !command.isEmpty() ? args : image.cmd());
-        if (!line.isEmpty() && line.getFirst().startsWith("/")
+        if (!line.isEmpty()
+                && line.getFirst().startsWith("/")
                 && volumeTargets.stream().anyMatch(Path.of(line.getFirst())::startsWith)) {
             if (image.directory().isPresent()) {
                 line.replaceAll(word -> inImage(image.directory().get(), word));
@@ -150,8 +165,10 @@ public final class ImageCatalogue {
         if (line.isEmpty()) {
             return Optional.empty();
         }
-        if (command.isEmpty() && image.directory().isEmpty() && !image.entrypoint().isEmpty()) {
-            return Optional.of(line);   // a fixed command line such as java -jar
+        if (command.isEmpty()
+                && image.directory().isEmpty()
+                && !image.entrypoint().isEmpty()) {
+            return Optional.of(line); // a fixed command line such as java -jar
         }
         Optional<Path> program = resolve(image, line.getFirst());
         program.ifPresent(path -> line.set(0, path.toString()));
@@ -159,15 +176,16 @@ public final class ImageCatalogue {
     }
 
     /** As a container runtime: entrypoint/cmd from the image unless the container sets them; the program must exist. */
-    private static Optional<List<String>> containerCommandLine(ContainerRootfs rootfs, List<String> command,
-            List<String> args) {
+    private static Optional<List<String>> containerCommandLine(
+            ContainerRootfs rootfs, List<String> command, List<String> args) {
         List<String> line = new ArrayList<>(command.isEmpty() ? rootfs.entrypoint() : command);
         line.addAll(!args.isEmpty() || !command.isEmpty() ? args : rootfs.cmd());
         if (line.isEmpty()) {
             return Optional.empty();
         }
         String program = line.getFirst();
-        List<String> candidates = program.contains("/") ? List.of(program)
+        List<String> candidates = program.contains("/")
+                ? List.of(program)
                 : path(rootfs).stream().map(dir -> dir + "/" + program).toList();
         Optional<String> found = candidates.stream()
                 .filter(candidate -> Files.isExecutable(rootfs.dir().resolve(candidate.replaceFirst("^/+", ""))))
@@ -177,8 +195,11 @@ public final class ImageCatalogue {
     }
 
     private static List<String> path(ContainerRootfs rootfs) {
-        return rootfs.env().stream().filter(variable -> variable.startsWith("PATH=")).findFirst()
-                .map(variable -> List.of(variable.substring(5).split(":"))).orElse(HOST_PATH);
+        return rootfs.env().stream()
+                .filter(variable -> variable.startsWith("PATH="))
+                .findFirst()
+                .map(variable -> List.of(variable.substring(5).split(":")))
+                .orElse(HOST_PATH);
     }
 
     private static String inImage(Path directory, String word) {
@@ -200,15 +221,17 @@ public final class ImageCatalogue {
         if (program.startsWith("/") && Files.isExecutable(Path.of(program))) {
             return Optional.of(Path.of(program));
         }
-        return HOST_PATH.stream().map(dir -> Path.of(dir, basename)).filter(Files::isExecutable).findFirst();
+        return HOST_PATH.stream()
+                .map(dir -> Path.of(dir, basename))
+                .filter(Files::isExecutable)
+                .findFirst();
     }
 
     public static final class Builder {
 
         private final Map<String, Image> images = new LinkedHashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** An image whose binaries live in {@code directory}; {@code entrypoint} runs when a container has no command. */
         public Builder directory(String image, Path directory, String... entrypoint) {
@@ -239,8 +262,12 @@ public final class ImageCatalogue {
          */
         public Builder operator(String image, Path jar) {
             Path absolute = jar.toAbsolutePath();
-            images.put(image, new Image(Optional.of(absolute.getParent()),
-                    List.of(Jdk.java().toString(), "-jar", absolute.toString()), List.of()));
+            images.put(
+                    image,
+                    new Image(
+                            Optional.of(absolute.getParent()),
+                            List.of(Jdk.java().toString(), "-jar", absolute.toString()),
+                            List.of()));
             return this;
         }
 

@@ -15,8 +15,7 @@ final class Jdk {
 
     private static final Pattern VERSION = Pattern.compile("(?:jdk|java|temurin)-(\\d+)");
 
-    private Jdk() {
-    }
+    private Jdk() {}
 
     static Path java() {
         if (Runtime.version().feature() >= 21) {

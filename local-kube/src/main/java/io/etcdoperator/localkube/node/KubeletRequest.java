@@ -16,8 +16,13 @@ import java.util.Map;
  * One HTTP/1.1 request to the kubelet port, read off the raw connection: the JDK's HttpsServer cannot hand over the
  * socket after a 101 Switching Protocols, which a port forward needs. Every response closes the connection.
  */
-record KubeletRequest(String method, String path, Map<String, List<String>> query, Map<String, String> headers,
-        InputStream in, OutputStream out) {
+record KubeletRequest(
+        String method,
+        String path,
+        Map<String, List<String>> query,
+        Map<String, String> headers,
+        InputStream in,
+        OutputStream out) {
 
     private static final int MAX_HEAD = 64 * 1024;
 
@@ -37,11 +42,14 @@ record KubeletRequest(String method, String path, Map<String, List<String>> quer
         for (String line : lines.subList(1, lines.size())) {
             int colon = line.indexOf(':');
             if (colon > 0) {
-                headers.merge(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip(),
+                headers.merge(
+                        line.substring(0, colon).strip().toLowerCase(Locale.ROOT),
+                        line.substring(colon + 1).strip(),
                         (a, b) -> a + ", " + b);
             }
         }
-        return new KubeletRequest(start[0], path, query(mark < 0 ? null : target.substring(mark + 1)), headers, in, out);
+        return new KubeletRequest(
+                start[0], path, query(mark < 0 ? null : target.substring(mark + 1)), headers, in, out);
     }
 
     /** The first value of a query parameter, or null. */
@@ -57,7 +65,8 @@ record KubeletRequest(String method, String path, Map<String, List<String>> quer
     void reply(int status, String message) throws IOException {
         byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
         out.write(("HTTP/1.1 " + status + " " + reason(status) + "\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                        + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         out.write(body);
         out.flush();
     }

@@ -38,8 +38,8 @@ final class KubeletServer implements AutoCloseable {
     KubeletServer(SimulatedNode node, SSLContext tls) {
         this.node = node;
         try {
-            server = (SSLServerSocket) tls.getServerSocketFactory().createServerSocket(0, 16,
-                    InetAddress.getLoopbackAddress());
+            server = (SSLServerSocket)
+                    tls.getServerSocketFactory().createServerSocket(0, 16, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the kubelet port", e);
         }
@@ -65,7 +65,8 @@ final class KubeletServer implements AutoCloseable {
 
     private void serve(Socket socket) {
         try (socket) {
-            KubeletRequest request = KubeletRequest.read(new BufferedInputStream(socket.getInputStream()),
+            KubeletRequest request = KubeletRequest.read(
+                    new BufferedInputStream(socket.getInputStream()),
                     new BufferedOutputStream(socket.getOutputStream()));
             if (!"GET".equals(request.method())) {
                 request.reply(405, "only GET is served");
@@ -118,9 +119,11 @@ final class KubeletServer implements AutoCloseable {
         }
         Optional<Path> log = worker.get().log(container, previous);
         if (log.isEmpty()) {
-            request.reply(400, previous
-                    ? "previous terminated container \"" + container + "\" in pod \"" + podName + "\" not found"
-                    : "container \"" + container + "\" in pod \"" + podName + "\" is waiting to start");
+            request.reply(
+                    400,
+                    previous
+                            ? "previous terminated container \"" + container + "\" in pod \"" + podName + "\" not found"
+                            : "container \"" + container + "\" in pod \"" + podName + "\" is waiting to start");
             return;
         }
         OutputStream body = request.streamBody("text/plain; charset=utf-8");
@@ -177,7 +180,7 @@ final class KubeletServer implements AutoCloseable {
                 if (last) {
                     return;
                 }
-                last = !live.getAsBoolean();   // one more read after the container stopped
+                last = !live.getAsBoolean(); // one more read after the container stopped
                 Thread.sleep(FOLLOW_POLL);
             }
         } catch (InterruptedException e) {
@@ -194,5 +197,4 @@ final class KubeletServer implements AutoCloseable {
         }
         connections.shutdownNow();
     }
-
 }

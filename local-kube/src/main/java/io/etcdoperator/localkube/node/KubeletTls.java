@@ -21,8 +21,7 @@ import javax.net.ssl.SSLContext;
  */
 public final class KubeletTls {
 
-    private KubeletTls() {
-    }
+    private KubeletTls() {}
 
     public static SSLContext create(Path dir) {
         byte[] random = new byte[18];
@@ -33,11 +32,30 @@ public final class KubeletTls {
             Files.createDirectories(dir);
             Files.deleteIfExists(keystore);
             // the password goes through an env var, so it shows in no command line
-            HostCommand.run(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                    "-genkeypair", "-alias", "kubelet", "-keyalg", "EC", "-groupname", "secp256r1",
-                    "-dname", "CN=local-kube-kubelet", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                    "-validity", "3650", "-storetype", "PKCS12", "-keystore", keystore.toString(),
-                    "-storepass:env", "LK_STOREPASS"), Map.of("LK_STOREPASS", new String(password)));
+            HostCommand.run(
+                    List.of(
+                            Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                    .toString(),
+                            "-genkeypair",
+                            "-alias",
+                            "kubelet",
+                            "-keyalg",
+                            "EC",
+                            "-groupname",
+                            "secp256r1",
+                            "-dname",
+                            "CN=local-kube-kubelet",
+                            "-ext",
+                            "SAN=ip:127.0.0.1,dns:localhost",
+                            "-validity",
+                            "3650",
+                            "-storetype",
+                            "PKCS12",
+                            "-keystore",
+                            keystore.toString(),
+                            "-storepass:env",
+                            "LK_STOREPASS"),
+                    Map.of("LK_STOREPASS", new String(password)));
             KeyStore store = KeyStore.getInstance("PKCS12");
             try (InputStream in = Files.newInputStream(keystore)) {
                 store.load(in, password);

@@ -43,8 +43,21 @@ final class KubernetesServiceRelay implements AutoCloseable {
 
     /** The iptables rule, run inside a Pod's network namespace, that sends the Service address to this relay. */
     List<String> dnatRule() {
-        return List.of("iptables", "-t", "nat", "-A", "OUTPUT", "-p", "tcp", "-d", SERVICE_IP, "--dport",
-                Integer.toString(SERVICE_PORT), "-j", "DNAT", "--to-destination",
+        return List.of(
+                "iptables",
+                "-t",
+                "nat",
+                "-A",
+                "OUTPUT",
+                "-p",
+                "tcp",
+                "-d",
+                SERVICE_IP,
+                "--dport",
+                Integer.toString(SERVICE_PORT),
+                "-j",
+                "DNAT",
+                "--to-destination",
                 server.getInetAddress().getHostAddress() + ":" + server.getLocalPort());
     }
 
@@ -52,10 +65,23 @@ final class KubernetesServiceRelay implements AutoCloseable {
     static Map<String, String> environment() {
         String port = Integer.toString(SERVICE_PORT);
         String url = "tcp://" + SERVICE_IP + ":" + port;
-        return Map.of("KUBERNETES_SERVICE_HOST", SERVICE_IP, "KUBERNETES_SERVICE_PORT", port,
-                "KUBERNETES_SERVICE_PORT_HTTPS", port, "KUBERNETES_PORT", url, "KUBERNETES_PORT_443_TCP", url,
-                "KUBERNETES_PORT_443_TCP_PROTO", "tcp", "KUBERNETES_PORT_443_TCP_PORT", port,
-                "KUBERNETES_PORT_443_TCP_ADDR", SERVICE_IP);
+        return Map.of(
+                "KUBERNETES_SERVICE_HOST",
+                SERVICE_IP,
+                "KUBERNETES_SERVICE_PORT",
+                port,
+                "KUBERNETES_SERVICE_PORT_HTTPS",
+                port,
+                "KUBERNETES_PORT",
+                url,
+                "KUBERNETES_PORT_443_TCP",
+                url,
+                "KUBERNETES_PORT_443_TCP_PROTO",
+                "tcp",
+                "KUBERNETES_PORT_443_TCP_PORT",
+                port,
+                "KUBERNETES_PORT_443_TCP_ADDR",
+                SERVICE_IP);
     }
 
     private void accept() {
@@ -64,13 +90,14 @@ final class KubernetesServiceRelay implements AutoCloseable {
                 Socket client = server.accept();
                 Thread.ofVirtual().start(() -> relay(client));
             } catch (IOException e) {
-                return;   // closed
+                return; // closed
             }
         }
     }
 
     private void relay(Socket client) {
-        try (client; Socket upstream = new Socket(apiServer.getAddress(), apiServer.getPort())) {
+        try (client;
+                Socket upstream = new Socket(apiServer.getAddress(), apiServer.getPort())) {
             Thread back = Thread.ofVirtual().start(() -> copy(upstream, client));
             copy(client, upstream);
             back.join();

@@ -12,6 +12,12 @@ import java.util.Optional;
  * hosts files, the image catalogue, host mount points, the restart back-off, the dir for Pod state and logs, and
  * in simulated-etcd mode the simulated etcd that answers for etcd member Pods instead of processes.
  */
-public record NodeFacilities(KubernetesClient client, PodNetwork network, ClusterHosts hosts, ImageCatalogue images,
-        MountPoints mountPoints, RestartBackOff backOff, Path workDir, Optional<SimulatedEtcd> simulatedEtcd) {
-}
+public record NodeFacilities(
+        KubernetesClient client,
+        PodNetwork network,
+        ClusterHosts hosts,
+        ImageCatalogue images,
+        MountPoints mountPoints,
+        RestartBackOff backOff,
+        Path workDir,
+        Optional<SimulatedEtcd> simulatedEtcd) {}

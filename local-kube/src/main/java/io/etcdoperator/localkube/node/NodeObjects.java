@@ -15,8 +15,7 @@ final class NodeObjects {
     static final String KUBELET_VERSION = "v1.20.2";
     static final String HOST_IP = "127.0.0.1";
 
-    private NodeObjects() {
-    }
+    private NodeObjects() {}
 
     static Map<String, String> labels(NodeOptions options) {
         Map<String, String> labels = new LinkedHashMap<>();
@@ -34,8 +33,14 @@ final class NodeObjects {
     }
 
     static Node node(NodeOptions options) {
-        return new NodeBuilder().withNewMetadata().withName(options.name()).withLabels(labels(options)).endMetadata()
-                .withNewSpec().endSpec().build();
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(options.name())
+                .withLabels(labels(options))
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .build();
     }
 
     /** A healthy status; {@code now} is the heartbeat written into every condition. */
@@ -50,27 +55,62 @@ final class NodeObjects {
         return new NodeStatusBuilder()
                 .withCapacity(capacity)
                 .withAllocatable(capacity)
-                .addNewCondition().withType("MemoryPressure").withStatus("False").withReason("KubeletHasSufficientMemory")
+                .addNewCondition()
+                .withType("MemoryPressure")
+                .withStatus("False")
+                .withReason("KubeletHasSufficientMemory")
                 .withMessage("kubelet has sufficient memory available")
-                .withLastHeartbeatTime(heartbeat).withLastTransitionTime(since).endCondition()
-                .addNewCondition().withType("DiskPressure").withStatus("False").withReason("KubeletHasNoDiskPressure")
+                .withLastHeartbeatTime(heartbeat)
+                .withLastTransitionTime(since)
+                .endCondition()
+                .addNewCondition()
+                .withType("DiskPressure")
+                .withStatus("False")
+                .withReason("KubeletHasNoDiskPressure")
                 .withMessage("kubelet has no disk pressure")
-                .withLastHeartbeatTime(heartbeat).withLastTransitionTime(since).endCondition()
-                .addNewCondition().withType("PIDPressure").withStatus("False").withReason("KubeletHasSufficientPID")
+                .withLastHeartbeatTime(heartbeat)
+                .withLastTransitionTime(since)
+                .endCondition()
+                .addNewCondition()
+                .withType("PIDPressure")
+                .withStatus("False")
+                .withReason("KubeletHasSufficientPID")
                 .withMessage("kubelet has sufficient PID available")
-                .withLastHeartbeatTime(heartbeat).withLastTransitionTime(since).endCondition()
-                .addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady")
+                .withLastHeartbeatTime(heartbeat)
+                .withLastTransitionTime(since)
+                .endCondition()
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .withReason("KubeletReady")
                 .withMessage("simulated kubelet is posting ready status")
-                .withLastHeartbeatTime(heartbeat).withLastTransitionTime(since).endCondition()
-                .addNewAddress().withType("InternalIP").withAddress(HOST_IP).endAddress()
-                .addNewAddress().withType("Hostname").withAddress(options.name()).endAddress()
-                .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(kubeletPort).endKubeletEndpoint()
+                .withLastHeartbeatTime(heartbeat)
+                .withLastTransitionTime(since)
+                .endCondition()
+                .addNewAddress()
+                .withType("InternalIP")
+                .withAddress(HOST_IP)
+                .endAddress()
+                .addNewAddress()
+                .withType("Hostname")
+                .withAddress(options.name())
+                .endAddress()
+                .withNewDaemonEndpoints()
+                .withNewKubeletEndpoint()
+                .withPort(kubeletPort)
+                .endKubeletEndpoint()
                 .endDaemonEndpoints()
                 .withNewNodeInfo()
-                .withMachineID(options.name()).withSystemUUID(options.name()).withBootID(since)
-                .withKernelVersion(System.getProperty("os.version")).withOsImage("local-kube simulated node")
-                .withContainerRuntimeVersion("local-process://1").withKubeletVersion(KUBELET_VERSION)
-                .withKubeProxyVersion(KUBELET_VERSION).withOperatingSystem("linux").withArchitecture("amd64")
+                .withMachineID(options.name())
+                .withSystemUUID(options.name())
+                .withBootID(since)
+                .withKernelVersion(System.getProperty("os.version"))
+                .withOsImage("local-kube simulated node")
+                .withContainerRuntimeVersion("local-process://1")
+                .withKubeletVersion(KUBELET_VERSION)
+                .withKubeProxyVersion(KUBELET_VERSION)
+                .withOperatingSystem("linux")
+                .withArchitecture("amd64")
                 .endNodeInfo()
                 .build();
     }

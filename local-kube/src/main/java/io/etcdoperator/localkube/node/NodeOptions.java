@@ -8,8 +8,14 @@ import java.util.Optional;
  * A simulated node: its name (also its {@code kubernetes.io/hostname}), an optional zone
  * ({@code topology.kubernetes.io/zone}), extra labels, advertised capacity, and how often it heartbeats.
  */
-public record NodeOptions(String name, Optional<String> zone, Map<String, String> labels, int cpus, String memory,
-        int maxPods, Duration heartbeat) {
+public record NodeOptions(
+        String name,
+        Optional<String> zone,
+        Map<String, String> labels,
+        int cpus,
+        String memory,
+        int maxPods,
+        Duration heartbeat) {
 
     public static NodeOptions named(String name) {
         return new NodeOptions(name, Optional.empty(), Map.of(), 4, "8Gi", 110, Duration.ofSeconds(5));

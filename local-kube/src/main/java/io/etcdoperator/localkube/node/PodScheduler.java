@@ -97,8 +97,10 @@ public final class PodScheduler implements AutoCloseable {
 
     private void scheduleAll() {
         List<Pod> all = pods.getStore().list();
-        assumed.keySet().removeIf(uid -> all.stream().noneMatch(pod -> pod.getMetadata().getUid().equals(uid)
-                && pod.getSpec().getNodeName() == null));
+        assumed.keySet()
+                .removeIf(uid -> all.stream()
+                        .noneMatch(pod -> pod.getMetadata().getUid().equals(uid)
+                                && pod.getSpec().getNodeName() == null));
         for (Pod pod : all) {
             if (pending(pod) && !assumed.containsKey(pod.getMetadata().getUid())) {
                 schedule(pod, all);
@@ -109,9 +111,12 @@ public final class PodScheduler implements AutoCloseable {
     private static boolean pending(Pod pod) {
         String scheduler = Objects.requireNonNullElse(pod.getSpec().getSchedulerName(), "default-scheduler");
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return (pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isEmpty())
-                && pod.getMetadata().getDeletionTimestamp() == null && "default-scheduler".equals(scheduler)
-                && !"Succeeded".equals(phase) && !"Failed".equals(phase);
+        return (pod.getSpec().getNodeName() == null
+                        || pod.getSpec().getNodeName().isEmpty())
+                && pod.getMetadata().getDeletionTimestamp() == null
+                && "default-scheduler".equals(scheduler)
+                && !"Succeeded".equals(phase)
+                && !"Failed".equals(phase);
     }
 
     private void schedule(Pod pod, List<Pod> all) {
@@ -124,15 +129,31 @@ public final class PodScheduler implements AutoCloseable {
             return;
         }
         String node = decision.node().get();
-        Binding binding = new BindingBuilder().withNewMetadata().withName(pod.getMetadata().getName())
-                .withNamespace(pod.getMetadata().getNamespace()).withUid(pod.getMetadata().getUid()).endMetadata()
-                .withNewTarget().withApiVersion("v1").withKind("Node").withName(node).endTarget().build();
+        Binding binding = new BindingBuilder()
+                .withNewMetadata()
+                .withName(pod.getMetadata().getName())
+                .withNamespace(pod.getMetadata().getNamespace())
+                .withUid(pod.getMetadata().getUid())
+                .endMetadata()
+                .withNewTarget()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(node)
+                .endTarget()
+                .build();
         try {
-            client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(binding).create();
+            client.bindings()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .resource(binding)
+                    .create();
             assumed.put(pod.getMetadata().getUid(), node);
             reported.remove(pod.getMetadata().getUid());
-            LOG.log(Level.DEBUG, "bound {0}/{1} to {2}", pod.getMetadata().getNamespace(),
-                    pod.getMetadata().getName(), node);
+            LOG.log(
+                    Level.DEBUG,
+                    "bound {0}/{1} to {2}",
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(),
+                    node);
         } catch (KubernetesClientException e) {
             LOG.log(Level.DEBUG, "binding {0} failed: {1}", pod.getMetadata().getName(), e.getMessage());
         }
@@ -162,8 +183,8 @@ public final class PodScheduler implements AutoCloseable {
                 continue;
             }
             String claimName = volume.getPersistentVolumeClaim().getClaimName();
-            PersistentVolumeClaim claim = claims.getStore().getByKey(pod.getMetadata().getNamespace() + "/"
-                    + claimName);
+            PersistentVolumeClaim claim =
+                    claims.getStore().getByKey(pod.getMetadata().getNamespace() + "/" + claimName);
             if (claim == null) {
                 return Optional.of("persistentvolumeclaim \"" + claimName + "\" not found");
             }
@@ -180,16 +201,26 @@ public final class PodScheduler implements AutoCloseable {
             return;
         }
         reported.put(uid, reason);
-        var condition = new PodConditionBuilder().withType("PodScheduled").withStatus("False")
-                .withReason("Unschedulable").withMessage(reason)
-                .withLastTransitionTime(KubeTime.format(Instant.now())).build();
-        String patch = Serialization.asJson(Map.of("metadata", Map.of("uid", uid),
-                "status", Map.of("conditions", List.of(condition))));
+        var condition = new PodConditionBuilder()
+                .withType("PodScheduled")
+                .withStatus("False")
+                .withReason("Unschedulable")
+                .withMessage(reason)
+                .withLastTransitionTime(KubeTime.format(Instant.now()))
+                .build();
+        String patch = Serialization.asJson(
+                Map.of("metadata", Map.of("uid", uid), "status", Map.of("conditions", List.of(condition))));
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .subresource("status")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
         } catch (KubernetesClientException e) {
-            LOG.log(Level.DEBUG, "cannot report {0} unschedulable: {1}", pod.getMetadata().getName(),
+            LOG.log(
+                    Level.DEBUG,
+                    "cannot report {0} unschedulable: {1}",
+                    pod.getMetadata().getName(),
                     e.getMessage());
         }
     }

@@ -21,17 +21,21 @@ import java.util.Map;
  */
 final class PodStatusReport {
 
-    private record Transition(String status, String time) {
-    }
+    private record Transition(String status, String time) {}
 
     private final Map<String, Transition> transitions = new HashMap<>();
 
     /** What the worker knows about the Pod apart from its containers. */
-    record PodView(String podIp, String hostIp, Instant startTime, boolean initFailed, boolean initDone,
-            String qosClass, java.util.Optional<String> evicted) {
+    record PodView(
+            String podIp,
+            String hostIp,
+            Instant startTime,
+            boolean initFailed,
+            boolean initDone,
+            String qosClass,
+            java.util.Optional<String> evicted) {
 
-        PodView(String podIp, String hostIp, Instant startTime, boolean initFailed, boolean initDone,
-                String qosClass) {
+        PodView(String podIp, String hostIp, Instant startTime, boolean initFailed, boolean initDone, String qosClass) {
             this(podIp, hostIp, startTime, initFailed, initDone, qosClass, java.util.Optional.empty());
         }
     }
@@ -42,8 +46,10 @@ final class PodStatusReport {
         boolean containersReady = !terminal && slots.stream().allMatch(ContainerSlot::reportedReady);
         String notReadyReason = terminal ? "PodCompleted" : "ContainersNotReady";
         List<PodCondition> conditions = List.of(
-                condition("Initialized", view.initDone(), terminal && !view.initDone() ? "PodCompleted"
-                        : "ContainersNotInitialized"),
+                condition(
+                        "Initialized",
+                        view.initDone(),
+                        terminal && !view.initDone() ? "PodCompleted" : "ContainersNotInitialized"),
                 condition("Ready", containersReady, notReadyReason),
                 condition("ContainersReady", containersReady, notReadyReason),
                 condition("PodScheduled", true, null));
@@ -53,8 +59,10 @@ final class PodStatusReport {
                 .withHostIP(view.hostIp())
                 .withStartTime(KubeTime.format(view.startTime()))
                 .withQosClass(view.qosClass())
-                .withContainerStatuses(slots.stream().map(PodStatusReport::status).toList())
-                .withInitContainerStatuses(initSlots.stream().map(PodStatusReport::status).toList());
+                .withContainerStatuses(
+                        slots.stream().map(PodStatusReport::status).toList())
+                .withInitContainerStatuses(
+                        initSlots.stream().map(PodStatusReport::status).toList());
         view.evicted().ifPresent(message -> status.withReason("Evicted").withMessage(message));
         if (view.podIp() != null) {
             status.withPodIP(view.podIp()).withPodIPs(new PodIP(view.podIp()));
@@ -82,7 +90,9 @@ final class PodStatusReport {
             previous = new Transition(status, KubeTime.format(Instant.now()));
             transitions.put(type, previous);
         }
-        return new PodConditionBuilder().withType(type).withStatus(status)
+        return new PodConditionBuilder()
+                .withType(type)
+                .withStatus(status)
                 .withReason(value ? null : falseReason)
                 .withLastTransitionTime(previous.time())
                 .build();
@@ -91,17 +101,27 @@ final class PodStatusReport {
     private static ContainerStatus status(ContainerSlot slot) {
         ContainerState state;
         if (slot.running()) {
-            state = new ContainerStateBuilder().withNewRunning()
-                    .withStartedAt(KubeTime.format(slot.process.startedAt())).endRunning().build();
+            state = new ContainerStateBuilder()
+                    .withNewRunning()
+                    .withStartedAt(KubeTime.format(slot.process.startedAt()))
+                    .endRunning()
+                    .build();
         } else if (slot.finalState().isPresent()) {
-            state = new ContainerStateBuilder().withTerminated(slot.finalState().get()).build();
+            state = new ContainerStateBuilder()
+                    .withTerminated(slot.finalState().get())
+                    .build();
         } else {
-            state = new ContainerStateBuilder().withNewWaiting().withReason(slot.waitingReason)
-                    .withMessage(slot.waitingMessage).endWaiting().build();
+            state = new ContainerStateBuilder()
+                    .withNewWaiting()
+                    .withReason(slot.waitingReason)
+                    .withMessage(slot.waitingMessage)
+                    .endWaiting()
+                    .build();
         }
         List<ContainerState> last = new ArrayList<>();
-        slot.lastState().ifPresent(terminated -> last.add(new ContainerStateBuilder().withTerminated(terminated)
-                .build()));
+        slot.lastState()
+                .ifPresent(terminated -> last.add(
+                        new ContainerStateBuilder().withTerminated(terminated).build()));
         return new ContainerStatusBuilder()
                 .withName(slot.name())
                 .withImage(slot.spec.getImage())

@@ -82,8 +82,12 @@ final class PodVolumes implements AutoCloseable {
                 continue;
             }
             for (DownwardAPIVolumeFile item : volume.getDownwardAPI().getItems()) {
-                String value = item.getFieldRef() != null ? latest.field(item.getFieldRef().getFieldPath()) : "";
-                Integer mode = item.getMode() != null ? item.getMode() : volume.getDownwardAPI().getDefaultMode();
+                String value = item.getFieldRef() != null
+                        ? latest.field(item.getFieldRef().getFieldPath())
+                        : "";
+                Integer mode = item.getMode() != null
+                        ? item.getMode()
+                        : volume.getDownwardAPI().getDefaultMode();
                 replaceFile(target.resolve(item.getPath()), value.getBytes(StandardCharsets.UTF_8), mode);
             }
         }
@@ -93,7 +97,10 @@ final class PodVolumes implements AutoCloseable {
         Path next = file.resolveSibling("." + file.getFileName() + ".next");
         try {
             writeFile(next, content, mode);
-            Files.move(next, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+            Files.move(
+                    next,
+                    file,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot refresh " + file, e);
@@ -116,21 +123,33 @@ final class PodVolumes implements AutoCloseable {
                 }
             } else if (volume.getSecret() != null) {
                 var source = volume.getSecret();
-                writeKeys(target, secretBytes(source.getSecretName(), source.getOptional()), source.getItems(),
+                writeKeys(
+                        target,
+                        secretBytes(source.getSecretName(), source.getOptional()),
+                        source.getItems(),
                         source.getDefaultMode());
             } else if (volume.getConfigMap() != null) {
                 var source = volume.getConfigMap();
-                writeKeys(target, configMapBytes(source.getName(), source.getOptional()), source.getItems(),
+                writeKeys(
+                        target,
+                        configMapBytes(source.getName(), source.getOptional()),
+                        source.getItems(),
                         source.getDefaultMode());
             } else if (volume.getDownwardAPI() != null) {
-                writeDownward(target, volume.getDownwardAPI().getItems(), volume.getDownwardAPI().getDefaultMode());
+                writeDownward(
+                        target,
+                        volume.getDownwardAPI().getItems(),
+                        volume.getDownwardAPI().getDefaultMode());
             } else if (volume.getProjected() != null) {
                 for (VolumeProjection source : volume.getProjected().getSources()) {
                     project(target, source, volume.getProjected().getDefaultMode());
                 }
             } else {
-                LOG.log(Level.WARNING, "volume {0} of pod {1} has an unsupported type; it is an empty directory",
-                        volume.getName(), pod.getMetadata().getName());
+                LOG.log(
+                        Level.WARNING,
+                        "volume {0} of pod {1} has an unsupported type; it is an empty directory",
+                        volume.getName(),
+                        pod.getMetadata().getName());
             }
             return target;
         } catch (IOException e) {
@@ -139,16 +158,21 @@ final class PodVolumes implements AutoCloseable {
     }
 
     private Path claimDirectory(String claimName) {
-        PersistentVolumeClaim claim = client.persistentVolumeClaims().inNamespace(pod.getMetadata().getNamespace())
-                .withName(claimName).get();
+        PersistentVolumeClaim claim = client.persistentVolumeClaims()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(claimName)
+                .get();
         if (claim == null) {
             throw new VolumeNotReady("persistentvolumeclaim \"" + claimName + "\" not found");
         }
         String volumeName = claim.getSpec().getVolumeName();
-        if (volumeName == null || claim.getStatus() == null || !"Bound".equals(claim.getStatus().getPhase())) {
+        if (volumeName == null
+                || claim.getStatus() == null
+                || !"Bound".equals(claim.getStatus().getPhase())) {
             throw new VolumeNotReady("persistentvolumeclaim \"" + claimName + "\" is not bound");
         }
-        PersistentVolume volume = client.persistentVolumes().withName(volumeName).get();
+        PersistentVolume volume =
+                client.persistentVolumes().withName(volumeName).get();
         if (volume == null) {
             throw new VolumeNotReady("persistentvolume \"" + volumeName + "\" not found");
         }
@@ -162,41 +186,62 @@ final class PodVolumes implements AutoCloseable {
     }
 
     private void mountTmpfs(Path target, Quantity sizeLimit) {
-        String options = "mode=0777" + (sizeLimit == null ? ""
-                : ",size=" + Quantity.getAmountInBytes(sizeLimit).toBigInteger());
+        String options = "mode=0777"
+                + (sizeLimit == null
+                        ? ""
+                        : ",size=" + Quantity.getAmountInBytes(sizeLimit).toBigInteger());
         HostCommand.run("mount", "-t", "tmpfs", "-o", options, "lk-emptydir", target.toString());
         tmpfs.add(target);
     }
 
     private void project(Path target, VolumeProjection source, Integer mode) throws IOException {
         if (source.getSecret() != null) {
-            writeKeys(target, secretBytes(source.getSecret().getName(), source.getSecret().getOptional()),
-                    source.getSecret().getItems(), mode);
+            writeKeys(
+                    target,
+                    secretBytes(source.getSecret().getName(), source.getSecret().getOptional()),
+                    source.getSecret().getItems(),
+                    mode);
         } else if (source.getConfigMap() != null) {
-            writeKeys(target, configMapBytes(source.getConfigMap().getName(), source.getConfigMap().getOptional()),
-                    source.getConfigMap().getItems(), mode);
+            writeKeys(
+                    target,
+                    configMapBytes(
+                            source.getConfigMap().getName(),
+                            source.getConfigMap().getOptional()),
+                    source.getConfigMap().getItems(),
+                    mode);
         } else if (source.getDownwardAPI() != null) {
             writeDownward(target, source.getDownwardAPI().getItems(), mode);
         } else if (source.getServiceAccountToken() != null) {
-            writeFile(target.resolve(source.getServiceAccountToken().getPath()),
-                    token(source.getServiceAccountToken()).getBytes(StandardCharsets.UTF_8), mode);
+            writeFile(
+                    target.resolve(source.getServiceAccountToken().getPath()),
+                    token(source.getServiceAccountToken()).getBytes(StandardCharsets.UTF_8),
+                    mode);
         }
     }
 
     private String token(ServiceAccountTokenProjection projection) {
         String account = Objects.requireNonNullElse(pod.getSpec().getServiceAccountName(), "default");
-        TokenRequest request = new TokenRequestBuilder().withNewSpec()
+        TokenRequest request = new TokenRequestBuilder()
+                .withNewSpec()
                 .withAudiences(projection.getAudience() == null ? List.of() : List.of(projection.getAudience()))
                 .withExpirationSeconds(projection.getExpirationSeconds())
-                .withNewBoundObjectRef().withApiVersion("v1").withKind("Pod")
-                .withName(pod.getMetadata().getName()).withUid(pod.getMetadata().getUid()).endBoundObjectRef()
-                .endSpec().build();
+                .withNewBoundObjectRef()
+                .withApiVersion("v1")
+                .withKind("Pod")
+                .withName(pod.getMetadata().getName())
+                .withUid(pod.getMetadata().getUid())
+                .endBoundObjectRef()
+                .endSpec()
+                .build();
         try {
-            return client.serviceAccounts().inNamespace(pod.getMetadata().getNamespace()).withName(account)
-                    .tokenRequest(request).getStatus().getToken();
+            return client.serviceAccounts()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(account)
+                    .tokenRequest(request)
+                    .getStatus()
+                    .getToken();
         } catch (RuntimeException e) {
-            throw new VolumeNotReady("cannot request a token for service account " + account + ": "
-                    + e.getMessage());
+            throw new VolumeNotReady("cannot request a token for service account " + account + ": " + e.getMessage());
         }
     }
 
@@ -217,11 +262,14 @@ final class PodVolumes implements AutoCloseable {
         }
     }
 
-    private void writeDownward(Path target, List<DownwardAPIVolumeFile> items, Integer defaultMode)
-            throws IOException {
+    private void writeDownward(Path target, List<DownwardAPIVolumeFile> items, Integer defaultMode) throws IOException {
         for (DownwardAPIVolumeFile item : items) {
-            String value = item.getFieldRef() != null ? downward.field(item.getFieldRef().getFieldPath()) : "";
-            writeFile(target.resolve(item.getPath()), value.getBytes(StandardCharsets.UTF_8),
+            String value = item.getFieldRef() != null
+                    ? downward.field(item.getFieldRef().getFieldPath())
+                    : "";
+            writeFile(
+                    target.resolve(item.getPath()),
+                    value.getBytes(StandardCharsets.UTF_8),
                     item.getMode() != null ? item.getMode() : defaultMode);
         }
     }
@@ -234,10 +282,17 @@ final class PodVolumes implements AutoCloseable {
 
     static Set<PosixFilePermission> permissions(int mode) {
         Set<PosixFilePermission> permissions = EnumSet.noneOf(PosixFilePermission.class);
-        PosixFilePermission[] order = {PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
-                PosixFilePermission.OTHERS_READ, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
-                PosixFilePermission.GROUP_READ, PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
-                PosixFilePermission.OWNER_READ};
+        PosixFilePermission[] order = {
+            PosixFilePermission.OTHERS_EXECUTE,
+            PosixFilePermission.OTHERS_WRITE,
+            PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.GROUP_EXECUTE,
+            PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.GROUP_READ,
+            PosixFilePermission.OWNER_EXECUTE,
+            PosixFilePermission.OWNER_WRITE,
+            PosixFilePermission.OWNER_READ
+        };
         for (int bit = 0; bit < order.length; bit++) {
             if ((mode & (1 << bit)) != 0) {
                 permissions.add(order[bit]);
@@ -247,7 +302,10 @@ final class PodVolumes implements AutoCloseable {
     }
 
     private Map<String, byte[]> secretBytes(String name, Boolean optional) {
-        Secret secret = client.secrets().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
+        Secret secret = client.secrets()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(name)
+                .get();
         Map<String, byte[]> values = new LinkedHashMap<>();
         if (secret == null) {
             if (!Boolean.TRUE.equals(optional)) {
@@ -256,13 +314,17 @@ final class PodVolumes implements AutoCloseable {
             return values;
         }
         if (secret.getData() != null) {
-            secret.getData().forEach((key, value) -> values.put(key, Base64.getDecoder().decode(value)));
+            secret.getData()
+                    .forEach((key, value) -> values.put(key, Base64.getDecoder().decode(value)));
         }
         return values;
     }
 
     private Map<String, byte[]> configMapBytes(String name, Boolean optional) {
-        ConfigMap configMap = client.configMaps().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
+        ConfigMap configMap = client.configMaps()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(name)
+                .get();
         Map<String, byte[]> values = new LinkedHashMap<>();
         if (configMap == null) {
             if (!Boolean.TRUE.equals(optional)) {
@@ -274,7 +336,9 @@ final class PodVolumes implements AutoCloseable {
             configMap.getData().forEach((key, value) -> values.put(key, value.getBytes(StandardCharsets.UTF_8)));
         }
         if (configMap.getBinaryData() != null) {
-            configMap.getBinaryData().forEach((key, value) -> values.put(key, Base64.getDecoder().decode(value)));
+            configMap
+                    .getBinaryData()
+                    .forEach((key, value) -> values.put(key, Base64.getDecoder().decode(value)));
         }
         return values;
     }
@@ -286,7 +350,9 @@ final class PodVolumes implements AutoCloseable {
             throw new IllegalArgumentException("pod " + pod.getMetadata().getName() + " has no volume " + volumeName);
         }
         try (Stream<Path> files = Files.walk(path)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).filter(file -> !file.equals(path)).toList()) {
+            for (Path file : files.sorted(Comparator.reverseOrder())
+                    .filter(file -> !file.equals(path))
+                    .toList()) {
                 Files.deleteIfExists(file);
             }
         } catch (IOException e) {

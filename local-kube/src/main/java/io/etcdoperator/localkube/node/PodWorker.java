@@ -34,7 +34,13 @@ final class PodWorker {
     private static final Duration PULL_ATTEMPT = Duration.ofSeconds(2);
     private static final Duration RETRY = Duration.ofSeconds(1);
 
-    private enum Stage { SANDBOX, VOLUMES, INIT, MAIN, FINISHED }
+    private enum Stage {
+        SANDBOX,
+        VOLUMES,
+        INIT,
+        MAIN,
+        FINISHED
+    }
 
     private final SimulatedNode node;
     private final NodeFacilities facilities;
@@ -60,11 +66,13 @@ final class PodWorker {
     private boolean initFailed;
     /** Why the kubelet evicted the Pod, once it did: its containers are killed for good and it ends Failed. */
     private volatile String evicted;
+
     private Instant nextVolumeAttempt = Instant.EPOCH;
     private PodStatus published;
     private boolean wake;
     /** The labels and annotations the downwardAPI volumes were last written from. */
     private Map<String, String> downwardLabels;
+
     private Map<String, String> downwardAnnotations;
 
     PodWorker(SimulatedNode node, NodeFacilities facilities, Pod pod, boolean halted) {
@@ -78,12 +86,16 @@ final class PodWorker {
         this.dir = facilities.workDir().resolve("pods").resolve(namespace + "_" + name + "_" + uid);
         this.initSlots = slots(pod.getSpec().getInitContainers(), true);
         this.slots = slots(pod.getSpec().getContainers(), false);
-        this.thread = Thread.ofPlatform().daemon().name("pod-" + namespace + "-" + name).unstarted(this::run);
+        this.thread = Thread.ofPlatform()
+                .daemon()
+                .name("pod-" + namespace + "-" + name)
+                .unstarted(this::run);
     }
 
     private static List<ContainerSlot> slots(List<Container> containers, boolean init) {
         return Objects.requireNonNullElse(containers, List.<Container>of()).stream()
-                .map(container -> new ContainerSlot(container, init)).toList();
+                .map(container -> new ContainerSlot(container, init))
+                .toList();
     }
 
     void start() {
@@ -224,13 +236,18 @@ final class PodWorker {
 
     private void createSandbox() {
         sandbox = facilities.network().allocate(namespace + "-" + name);
-        facilities.hosts().register(uid, sandbox.hostsFile(),
-                HostsEntries.own(pod, sandbox.ip(), facilities.hosts().clusterDomain()));
+        facilities
+                .hosts()
+                .register(
+                        uid,
+                        sandbox.hostsFile(),
+                        HostsEntries.own(pod, sandbox.ip(), facilities.hosts().clusterDomain()));
         facilities.hosts().flush();
         Map<String, String> services = Map.of();
         List<String> enter = sandbox.enter();
-        if (node.kubernetesService().isPresent() && enter.size() > 2 && enter.subList(0, 2).equals(List.of("ip",
-                "netns"))) {
+        if (node.kubernetesService().isPresent()
+                && enter.size() > 2
+                && enter.subList(0, 2).equals(List.of("ip", "netns"))) {
             List<String> rule = new ArrayList<>(sandbox.enter());
             rule.addAll(node.kubernetesService().get().dnatRule());
             if (HostCommand.attempt(rule).exitCode() == 0) {
@@ -295,7 +312,12 @@ final class PodWorker {
     private void drive(ContainerSlot slot, String policy) {
         if (slot.running()) {
             if (slot.unhealthy && slot.process.alive()) {
-                LOG.log(Level.INFO, "{0}/{1}: container {2} {3}; restarting it", namespace, name, slot.name(),
+                LOG.log(
+                        Level.INFO,
+                        "{0}/{1}: container {2} {3}; restarting it",
+                        namespace,
+                        name,
+                        slot.name(),
                         slot.unhealthyMessage);
                 slot.process.terminate(gracePeriod());
             }
@@ -312,8 +334,13 @@ final class PodWorker {
         int exitCode = slot.process.exitCode().orElse(137);
         slot.stopProbes();
         String reason = slot.runc != null && slot.runc.oomKilled() ? "OOMKilled" : null;
-        slot.recordExit(exitCode, reason, slot.unhealthy ? slot.unhealthyMessage
-                : TerminationMessage.read(dir, slot.spec, exitCode, ContainerLogs.find(dir, slot.name(), false)));
+        slot.recordExit(
+                exitCode,
+                reason,
+                slot.unhealthy
+                        ? slot.unhealthyMessage
+                        : TerminationMessage.read(
+                                dir, slot.spec, exitCode, ContainerLogs.find(dir, slot.name(), false)));
         Duration uptime = slot.uptime();
         slot.process = null;
         slot.ready = false;
@@ -338,8 +365,10 @@ final class PodWorker {
         Duration delay = facilities.backOff().delayBefore(slot.failureRun);
         slot.nextStart = Instant.now().plus(delay);
         slot.waitingReason = delay.isZero() ? "ContainerCreating" : "CrashLoopBackOff";
-        slot.waitingMessage = delay.isZero() ? null : "back-off " + delay.toSeconds() + "s restarting failed container="
-                + slot.name() + " pod=" + name + "_" + namespace + "(" + uid + ")";
+        slot.waitingMessage = delay.isZero()
+                ? null
+                : "back-off " + delay.toSeconds() + "s restarting failed container=" + slot.name() + " pod=" + name
+                        + "_" + namespace + "(" + uid + ")";
     }
 
     private void startRun(ContainerSlot slot, String policy) {
@@ -360,21 +389,31 @@ final class PodWorker {
         }
         List<String> command = expand(slot.spec.getCommand(), env);
         List<String> args = expand(slot.spec.getArgs(), env);
-        Optional<List<String>> program = facilities.images().commandLine(image.get(), command, args,
-                Objects.requireNonNullElse(slot.spec.getVolumeMounts(), List.<VolumeMount>of()).stream()
-                        .map(mount -> Path.of(mount.getMountPath())).toList());
+        Optional<List<String>> program = facilities
+                .images()
+                .commandLine(
+                        image.get(),
+                        command,
+                        args,
+                        Objects.requireNonNullElse(slot.spec.getVolumeMounts(), List.<VolumeMount>of()).stream()
+                                .map(mount -> Path.of(mount.getMountPath()))
+                                .toList());
         if (slot.everRan) {
             slot.restartCount++;
         }
         slot.everRan = true;
         if (program.isEmpty()) {
-            slot.recordExit(128, "StartError", "executable not found in image " + slot.spec.getImage() + ": "
-                    + (command.isEmpty() ? "(entrypoint)" : command.getFirst()));
+            slot.recordExit(
+                    128,
+                    "StartError",
+                    "executable not found in image " + slot.spec.getImage() + ": "
+                            + (command.isEmpty() ? "(entrypoint)" : command.getFirst()));
             afterExit(slot, policy, 128, Duration.ZERO);
             return;
         }
         Map<String, String> processEnv = new java.util.LinkedHashMap<>(env);
-        processEnv.putIfAbsent("HOSTNAME", Objects.requireNonNullElse(pod.getSpec().getHostname(), name));
+        processEnv.putIfAbsent(
+                "HOSTNAME", Objects.requireNonNullElse(pod.getSpec().getHostname(), name));
         List<ContainerLaunch.Mount> mounts = mounts(slot.spec);
         mounts.add(TerminationMessage.prepare(dir, slot.spec));
         if (image.get().rootfs().isPresent()) {
@@ -389,20 +428,28 @@ final class PodWorker {
                 return;
             }
             security.fsGroup().ifPresent(this::applyFsGroup);
-            RuncContainer container = RuncContainer.prepare(facilities.workDir().resolve("runc"),
+            RuncContainer container = RuncContainer.prepare(
+                    facilities.workDir().resolve("runc"),
                     dir.resolve("bundles").resolve(slot.name()),
                     uid.substring(0, Math.min(8, uid.length())) + "-" + slot.name() + "-" + slot.restartCount,
-                    rootfs, new RuncContainer.Spec(program.get(), processEnv, slot.spec.getWorkingDir(),
-                            processEnv.get("HOSTNAME"), mounts, sandbox.hostsFile(), security,
+                    rootfs,
+                    new RuncContainer.Spec(
+                            program.get(),
+                            processEnv,
+                            slot.spec.getWorkingDir(),
+                            processEnv.get("HOSTNAME"),
+                            mounts,
+                            sandbox.hostsFile(),
+                            security,
                             ContainerResources.memoryLimit(slot.spec)));
             slot.runc = container;
-            slot.process = ContainerProcess.start(container.commandLine(sandbox, rootfs), Map.of(),
-                    ContainerLogs.next(dir, slot.name()));
+            slot.process = ContainerProcess.start(
+                    container.commandLine(sandbox, rootfs), Map.of(), ContainerLogs.next(dir, slot.name()));
             slot.process.afterExit(container::delete);
         } else {
             slot.runc = null;
-            List<String> line = ContainerLaunch.commandLine(sandbox, mounts, slot.spec.getWorkingDir(),
-                    program.get(), facilities.mountPoints());
+            List<String> line = ContainerLaunch.commandLine(
+                    sandbox, mounts, slot.spec.getWorkingDir(), program.get(), facilities.mountPoints());
             slot.process = ContainerProcess.start(line, processEnv, ContainerLogs.next(dir, slot.name()));
         }
         slot.waitingReason = null;
@@ -430,7 +477,8 @@ final class PodWorker {
 
     private static List<String> expand(List<String> values, Map<String, String> env) {
         return Objects.requireNonNullElse(values, List.<String>of()).stream()
-                .map(value -> VariableExpansion.expand(value, env)).toList();
+                .map(value -> VariableExpansion.expand(value, env))
+                .toList();
     }
 
     private List<ContainerLaunch.Mount> mounts(Container container) {
@@ -438,14 +486,14 @@ final class PodWorker {
         for (VolumeMount mount : Objects.requireNonNullElse(container.getVolumeMounts(), List.<VolumeMount>of())) {
             Path source = volumePaths.get(mount.getName());
             if (source == null) {
-                throw new IllegalStateException("container " + container.getName() + " mounts unknown volume "
-                        + mount.getName());
+                throw new IllegalStateException(
+                        "container " + container.getName() + " mounts unknown volume " + mount.getName());
             }
             if (mount.getSubPath() != null && !mount.getSubPath().isEmpty()) {
                 source = source.resolve(mount.getSubPath());
             }
-            mounts.add(new ContainerLaunch.Mount(source, Path.of(mount.getMountPath()),
-                    Boolean.TRUE.equals(mount.getReadOnly())));
+            mounts.add(new ContainerLaunch.Mount(
+                    source, Path.of(mount.getMountPath()), Boolean.TRUE.equals(mount.getReadOnly())));
         }
         return mounts;
     }
@@ -453,12 +501,18 @@ final class PodWorker {
     private void startProbes(ContainerSlot slot) {
         ContainerProcess instance = slot.process;
         ProbeAction.Exec exec = (command, timeout) -> exec(slot.spec, command, timeout);
-        slot.startupProbe().ifPresent(probe -> slot.addProbe(Thread.ofVirtual().start(new ProbeLoop(
-                ProbeLoop.Kind.STARTUP, probe, slot, instance, sandbox.ip(), exec, this::wake))));
-        slot.readinessProbe().ifPresent(probe -> slot.addProbe(Thread.ofVirtual().start(new ProbeLoop(
-                ProbeLoop.Kind.READINESS, probe, slot, instance, sandbox.ip(), exec, this::wake))));
-        slot.livenessProbe().ifPresent(probe -> slot.addProbe(Thread.ofVirtual().start(new ProbeLoop(
-                ProbeLoop.Kind.LIVENESS, probe, slot, instance, sandbox.ip(), exec, this::wake))));
+        slot.startupProbe()
+                .ifPresent(probe -> slot.addProbe(Thread.ofVirtual()
+                        .start(new ProbeLoop(
+                                ProbeLoop.Kind.STARTUP, probe, slot, instance, sandbox.ip(), exec, this::wake))));
+        slot.readinessProbe()
+                .ifPresent(probe -> slot.addProbe(Thread.ofVirtual()
+                        .start(new ProbeLoop(
+                                ProbeLoop.Kind.READINESS, probe, slot, instance, sandbox.ip(), exec, this::wake))));
+        slot.livenessProbe()
+                .ifPresent(probe -> slot.addProbe(Thread.ofVirtual()
+                        .start(new ProbeLoop(
+                                ProbeLoop.Kind.LIVENESS, probe, slot, instance, sandbox.ip(), exec, this::wake))));
     }
 
     /**
@@ -475,20 +529,25 @@ final class PodWorker {
 
     /** Runs a command inside a container's view of the Pod (its network, mounts and environment). */
     int exec(Container container, List<String> command, Duration timeout) {
-        Optional<RuncContainer> runc = allSlots().stream().filter(slot -> slot.spec == container && slot.runc != null)
-                .map(slot -> slot.runc).findFirst();
+        Optional<RuncContainer> runc = allSlots().stream()
+                .filter(slot -> slot.spec == container && slot.runc != null)
+                .map(slot -> slot.runc)
+                .findFirst();
         if (runc.isPresent()) {
-            return await(ContainerProcess.start(runc.get().execCommandLine(command), Map.of(),
-                    dir.resolve("logs/exec.log")), timeout);
+            return await(
+                    ContainerProcess.start(runc.get().execCommandLine(command), Map.of(), dir.resolve("logs/exec.log")),
+                    timeout);
         }
         Map<String, String> env = environment.resolve(container);
-        Optional<List<String>> program = facilities.images().image(container.getImage())
+        Optional<List<String>> program = facilities
+                .images()
+                .image(container.getImage())
                 .flatMap(image -> facilities.images().commandLine(image, command, List.of()));
         if (program.isEmpty()) {
             return 127;
         }
-        List<String> line = ContainerLaunch.commandLine(sandbox, mounts(container), container.getWorkingDir(),
-                program.get(), facilities.mountPoints());
+        List<String> line = ContainerLaunch.commandLine(
+                sandbox, mounts(container), container.getWorkingDir(), program.get(), facilities.mountPoints());
         return await(ContainerProcess.start(line, env, dir.resolve("logs/exec.log")), timeout);
     }
 
@@ -535,16 +594,28 @@ final class PodWorker {
         if (sandbox == null) {
             return;
         }
-        PodStatus status = report.build(new PodStatusReport.PodView(sandbox.ip(), node.hostIp(), startTime,
-                initFailed, stage == Stage.MAIN || (stage == Stage.FINISHED && !initFailed), qosClass(),
-                java.util.Optional.ofNullable(evicted)),
-                initSlots, slots);
+        PodStatus status = report.build(
+                new PodStatusReport.PodView(
+                        sandbox.ip(),
+                        node.hostIp(),
+                        startTime,
+                        initFailed,
+                        stage == Stage.MAIN || (stage == Stage.FINISHED && !initFailed),
+                        qosClass(),
+                        java.util.Optional.ofNullable(evicted)),
+                initSlots,
+                slots);
         if (status.equals(published)) {
             return;
         }
         try {
             String patch = Serialization.asJson(Map.of("metadata", Map.of("uid", uid), "status", status));
-            facilities.client().pods().inNamespace(namespace).withName(name).subresource("status")
+            facilities
+                    .client()
+                    .pods()
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .subresource("status")
                     .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
             published = status;
         } catch (KubernetesClientException e) {
@@ -660,13 +731,16 @@ final class PodWorker {
 
     /** True while the container's current instance runs; a follow stops once it is not. */
     boolean running(String container) {
-        return allSlots().stream().anyMatch(slot -> slot.name().equals(container) && slot.process != null
-                && slot.process.alive());
+        return allSlots().stream()
+                .anyMatch(slot -> slot.name().equals(container) && slot.process != null && slot.process.alive());
     }
 
     Container container(String containerName) {
-        return allSlots().stream().filter(slot -> slot.name().equals(containerName)).findFirst()
-                .map(slot -> slot.spec).orElseThrow(() -> new IllegalArgumentException(
+        return allSlots().stream()
+                .filter(slot -> slot.name().equals(containerName))
+                .findFirst()
+                .map(slot -> slot.spec)
+                .orElseThrow(() -> new IllegalArgumentException(
                         "pod " + namespace + "/" + name + " has no container " + containerName));
     }
 

@@ -51,7 +51,8 @@ final class PortForwardStream {
             return;
         }
         String offered = request.header("Sec-WebSocket-Protocol");
-        if (offered == null || Arrays.stream(offered.split(",")).map(String::strip).noneMatch(PROTOCOL::equals)) {
+        if (offered == null
+                || Arrays.stream(offered.split(",")).map(String::strip).noneMatch(PROTOCOL::equals)) {
             request.reply(400, "unsupported WebSocket subprotocol " + offered + "; expected " + PROTOCOL);
             return;
         }
@@ -72,7 +73,8 @@ final class PortForwardStream {
     static List<Integer> ports(KubeletRequest request) {
         List<Integer> ports = new ArrayList<>();
         List<String> values = new ArrayList<>(request.query().getOrDefault("port", List.of()));
-        values.addAll(request.query().getOrDefault("ports", List.of())); // as kubectl's URL says; the API server sends port
+        values.addAll(
+                request.query().getOrDefault("ports", List.of())); // as kubectl's URL says; the API server sends port
         for (String value : values) {
             for (String port : value.split(",")) {
                 int number;
@@ -105,7 +107,8 @@ final class PortForwardStream {
 
     private void run(String key, String podIp, List<Integer> ports) throws IOException {
         out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: " + accept(key) + "\r\nSec-WebSocket-Protocol: " + PROTOCOL + "\r\n\r\n")
+                        + "Sec-WebSocket-Accept: " + accept(key) + "\r\nSec-WebSocket-Protocol: " + PROTOCOL
+                        + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         out.flush();
         try {
@@ -119,8 +122,10 @@ final class PortForwardStream {
                 try {
                     target.connect(new InetSocketAddress(podIp, ports.get(i)), CONNECT_TIMEOUT_MS);
                 } catch (IOException e) {
-                    send(2 * i + 1, ("error forwarding port " + ports.get(i) + " to pod: " + e.getMessage())
-                            .getBytes(StandardCharsets.UTF_8));
+                    send(
+                            2 * i + 1,
+                            ("error forwarding port " + ports.get(i) + " to pod: " + e.getMessage())
+                                    .getBytes(StandardCharsets.UTF_8));
                     close(1011);
                     return;
                 }
@@ -185,7 +190,7 @@ final class PortForwardStream {
                         target.flush();
                     }
                 }
-                default -> { } // pong and reserved opcodes carry nothing for us
+                default -> {} // pong and reserved opcodes carry nothing for us
             }
         }
     }

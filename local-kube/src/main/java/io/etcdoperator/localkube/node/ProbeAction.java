@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.Probe;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,8 +19,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /** Runs one probe attempt: an HTTP GET, a TCP connect or a command in the container, as the kubelet does. */
@@ -35,8 +34,7 @@ final class ProbeAction {
         int run(List<String> command, Duration timeout);
     }
 
-    private ProbeAction() {
-    }
+    private ProbeAction() {}
 
     static boolean run(Probe probe, Container container, String podIp, Exec exec) {
         Duration timeout = Duration.ofSeconds(Objects.requireNonNullElse(probe.getTimeoutSeconds(), 1));
@@ -48,21 +46,26 @@ final class ProbeAction {
                 String path = get.getPath() == null ? "/" : get.getPath();
                 URI uri = URI.create(scheme + "://" + host + ":" + port(get.getPort(), container)
                         + (path.startsWith("/") ? path : "/" + path));
-                HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).GET()
-                        .header("User-Agent", "kube-probe/1.20");
+                HttpRequest.Builder request =
+                        HttpRequest.newBuilder(uri).timeout(timeout).GET().header("User-Agent", "kube-probe/1.20");
                 if (get.getHttpHeaders() != null) {
                     for (HTTPHeader header : get.getHttpHeaders()) {
                         request.header(header.getName(), header.getValue());
                     }
                 }
                 int status = (scheme.equals("https") ? HTTPS : HTTP)
-                        .send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+                        .send(request.build(), HttpResponse.BodyHandlers.discarding())
+                        .statusCode();
                 return status >= 200 && status < 400;
             }
             if (probe.getTcpSocket() != null) {
-                String host = probe.getTcpSocket().getHost() == null ? podIp : probe.getTcpSocket().getHost();
+                String host = probe.getTcpSocket().getHost() == null
+                        ? podIp
+                        : probe.getTcpSocket().getHost();
                 try (Socket socket = new Socket()) {
-                    socket.connect(new InetSocketAddress(host, port(probe.getTcpSocket().getPort(), container)),
+                    socket.connect(
+                            new InetSocketAddress(
+                                    host, port(probe.getTcpSocket().getPort(), container)),
                             (int) timeout.toMillis());
                     return true;
                 }
@@ -85,12 +88,15 @@ final class ProbeAction {
         }
         Function<ContainerPort, Boolean> named = p -> port.getStrVal().equals(p.getName());
         return Objects.requireNonNullElse(container.getPorts(), List.<ContainerPort>of()).stream()
-                .filter(named::apply).findFirst().map(ContainerPort::getContainerPort)
+                .filter(named::apply)
+                .findFirst()
+                .map(ContainerPort::getContainerPort)
                 .orElseGet(() -> Integer.parseInt(port.getStrVal()));
     }
 
     private static HttpClient client(boolean trustAll) {
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(5))
                 .followRedirects(HttpClient.Redirect.NEVER);
         if (trustAll) {
             builder.sslContext(trustingEveryone());
@@ -102,42 +108,47 @@ final class ProbeAction {
     private static SSLContext trustingEveryone() {
         try {
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[] {new X509ExtendedTrustManager() {
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType) {
-                    // not a server
-                }
+            context.init(
+                    null,
+                    new TrustManager[] {
+                        new X509ExtendedTrustManager() {
+                            @Override
+                            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+                                // not a server
+                            }
 
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType) {
-                    // probes skip verification
-                }
+                            @Override
+                            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+                                // probes skip verification
+                            }
 
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
-                    // not a server
-                }
+                            @Override
+                            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
+                                // not a server
+                            }
 
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
-                    // probes skip verification, including the host name
-                }
+                            @Override
+                            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
+                                // probes skip verification, including the host name
+                            }
 
-                @Override
-                public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-                    // not a server
-                }
+                            @Override
+                            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+                                // not a server
+                            }
 
-                @Override
-                public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-                    // probes skip verification, including the host name
-                }
+                            @Override
+                            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+                                // probes skip verification, including the host name
+                            }
 
-                @Override
-                public X509Certificate[] getAcceptedIssuers() {
-                    return new X509Certificate[0];
-                }
-            }}, null);
+                            @Override
+                            public X509Certificate[] getAcceptedIssuers() {
+                                return new X509Certificate[0];
+                            }
+                        }
+                    },
+                    null);
             return context;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("no TLS", e);

@@ -10,7 +10,11 @@ import java.util.Objects;
  */
 final class ProbeLoop implements Runnable {
 
-    enum Kind { READINESS, LIVENESS, STARTUP }
+    enum Kind {
+        READINESS,
+        LIVENESS,
+        STARTUP
+    }
 
     private final Kind kind;
     private final Probe probe;
@@ -20,8 +24,14 @@ final class ProbeLoop implements Runnable {
     private final ProbeAction.Exec exec;
     private final Runnable changed;
 
-    ProbeLoop(Kind kind, Probe probe, ContainerSlot slot, ContainerProcess instance, String podIp,
-            ProbeAction.Exec exec, Runnable changed) {
+    ProbeLoop(
+            Kind kind,
+            Probe probe,
+            ContainerSlot slot,
+            ContainerProcess instance,
+            String podIp,
+            ProbeAction.Exec exec,
+            Runnable changed) {
         this.kind = kind;
         this.probe = probe;
         this.slot = slot;

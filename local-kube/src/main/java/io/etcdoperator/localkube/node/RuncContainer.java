@@ -38,9 +38,15 @@ final class RuncContainer {
     }
 
     /** What a run needs besides the image: the resolved program, environment, mounts and limits. */
-    record Spec(List<String> args, Map<String, String> env, String workingDir, String hostname,
-            List<ContainerLaunch.Mount> mounts, Path hostsFile, ContainerSecurity security, OptionalLong memoryLimit) {
-    }
+    record Spec(
+            List<String> args,
+            Map<String, String> env,
+            String workingDir,
+            String hostname,
+            List<ContainerLaunch.Mount> mounts,
+            Path hostsFile,
+            ContainerSecurity security,
+            OptionalLong memoryLimit) {}
 
     static RuncContainer prepare(Path stateDir, Path bundle, String id, ContainerRootfs image, Spec spec) {
         try {
@@ -50,8 +56,9 @@ final class RuncContainer {
                 Files.createDirectories(bundle.resolve(dir));
             }
             Files.createDirectories(stateDir);
-            Files.writeString(bundle.resolve("config.json"), JSON.writerWithDefaultPrettyPrinter()
-                    .writeValueAsString(config(image, spec, id)));
+            Files.writeString(
+                    bundle.resolve("config.json"),
+                    JSON.writerWithDefaultPrettyPrinter().writeValueAsString(config(image, spec, id)));
             return new RuncContainer(stateDir, bundle, id);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the bundle of container " + id, e);
@@ -65,8 +72,10 @@ final class RuncContainer {
     /** The host command line: enter the Pod's network, mount the overlay root, run runc in the foreground. */
     List<String> commandLine(PodSandbox sandbox, ContainerRootfs image) {
         String script = "set -e\n"
-                + "mount -t overlay overlay -o " + ContainerLaunch.quote("lowerdir=" + image.dir() + ",upperdir="
-                        + bundle.resolve("upper") + ",workdir=" + bundle.resolve("work")) + " "
+                + "mount -t overlay overlay -o "
+                + ContainerLaunch.quote("lowerdir=" + image.dir() + ",upperdir=" + bundle.resolve("upper") + ",workdir="
+                        + bundle.resolve("work"))
+                + " "
                 + ContainerLaunch.quote(bundle.resolve("rootfs").toString()) + "\n"
                 + "exec runc --root " + ContainerLaunch.quote(stateDir.toString()) + " run --keep --bundle "
                 + ContainerLaunch.quote(bundle.toString()) + " " + ContainerLaunch.quote(id) + "\n";
@@ -82,8 +91,8 @@ final class RuncContainer {
     private static List<String> enter(PodSandbox sandbox) {
         List<String> enter = sandbox.enter();
         if (enter.size() == 4 && enter.subList(0, 3).equals(List.of("ip", "netns", "exec"))) {
-            return List.of("nsenter", "--net=/run/netns/" + enter.get(3), "unshare", "--mount",
-                    "--propagation", "private");
+            return List.of(
+                    "nsenter", "--net=/run/netns/" + enter.get(3), "unshare", "--mount", "--propagation", "private");
         }
         return enter;
     }
@@ -111,8 +120,11 @@ final class RuncContainer {
     /** The {@code oom_kill N} line of a cgroup v1 memory.oom_control or v2 memory.events; 0 when unreadable. */
     static long oomKills(Path file) {
         try {
-            return Files.readAllLines(file).stream().filter(line -> line.startsWith("oom_kill "))
-                    .mapToLong(line -> Long.parseLong(line.substring("oom_kill ".length()).strip())).sum();
+            return Files.readAllLines(file).stream()
+                    .filter(line -> line.startsWith("oom_kill "))
+                    .mapToLong(line ->
+                            Long.parseLong(line.substring("oom_kill ".length()).strip()))
+                    .sum();
         } catch (IOException | NumberFormatException e) {
             return 0;
         }
@@ -123,7 +135,11 @@ final class RuncContainer {
         oomKilled();
         HostCommand.attempt(List.of("runc", "--root", stateDir.toString(), "delete", "--force", id));
         HostCommand.attempt(List.of("umount", "-l", bundle.resolve("rootfs").toString()));
-        HostCommand.attempt(List.of("rm", "-rf", bundle.resolve("upper").toString(), bundle.resolve("work").toString()));
+        HostCommand.attempt(List.of(
+                "rm",
+                "-rf",
+                bundle.resolve("upper").toString(),
+                bundle.resolve("work").toString()));
     }
 
     private static ObjectNode config(ContainerRootfs image, Spec spec, String id) {
@@ -146,20 +162,27 @@ final class RuncContainer {
         });
         merged.putAll(spec.env());
         merged.forEach((key, value) -> env.add(key + "=" + value));
-        process.put("cwd", spec.workingDir() == null || spec.workingDir().isEmpty() ? image.workingDir()
-                : spec.workingDir());
+        process.put(
+                "cwd",
+                spec.workingDir() == null || spec.workingDir().isEmpty() ? image.workingDir() : spec.workingDir());
         ObjectNode capabilities = process.putObject("capabilities");
         for (String set : List.of("bounding", "effective", "permitted", "inheritable")) {
             ArrayNode list = capabilities.putArray(set);
             spec.security().capabilities().forEach(cap -> list.add("CAP_" + cap));
         }
         process.put("noNewPrivileges", spec.security().noNewPrivileges());
-        config.putObject("root").put("path", "rootfs").put("readonly", spec.security().readOnlyRoot());
+        config.putObject("root")
+                .put("path", "rootfs")
+                .put("readonly", spec.security().readOnlyRoot());
         config.put("hostname", spec.hostname());
         ArrayNode mounts = config.putArray("mounts");
         mount(mounts, "/proc", "proc", "proc", List.of("nosuid", "noexec", "nodev"));
         mount(mounts, "/dev", "tmpfs", "tmpfs", List.of("nosuid", "strictatime", "mode=755", "size=65536k"));
-        mount(mounts, "/dev/pts", "devpts", "devpts",
+        mount(
+                mounts,
+                "/dev/pts",
+                "devpts",
+                "devpts",
                 List.of("nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620", "gid=5"));
         mount(mounts, "/dev/shm", "tmpfs", "shm", List.of("nosuid", "noexec", "nodev", "mode=1777", "size=65536k"));
         mount(mounts, "/dev/mqueue", "mqueue", "mqueue", List.of("nosuid", "noexec", "nodev"));
@@ -171,23 +194,39 @@ final class RuncContainer {
         if (Files.exists(resolv)) {
             mount(mounts, "/etc/resolv.conf", "bind", resolv.toString(), List.of("rbind", "ro"));
         }
-        spec.mounts().stream().sorted(Comparator.comparingInt(m -> m.target().getNameCount())).forEach(m ->
-                mount(mounts, m.target().toString(), "bind", m.source().toString(),
+        spec.mounts().stream()
+                .sorted(Comparator.comparingInt(m -> m.target().getNameCount()))
+                .forEach(m -> mount(
+                        mounts,
+                        m.target().toString(),
+                        "bind",
+                        m.source().toString(),
                         List.of("rbind", m.readOnly() ? "ro" : "rw")));
         ObjectNode linux = config.putObject("linux");
         ArrayNode namespaces = linux.putArray("namespaces");
         for (String type : List.of("pid", "ipc", "uts", "mount")) {
-            namespaces.addObject().put("type", type);   // no network entry: the Pod's namespace runc starts in
+            namespaces.addObject().put("type", type); // no network entry: the Pod's namespace runc starts in
         }
         linux.put("cgroupsPath", CGROUP_PARENT + id);
         ObjectNode resources = linux.putObject("resources");
         resources.putArray("devices").addObject().put("allow", false).put("access", "rwm");
         spec.memoryLimit().ifPresent(limit -> resources.putObject("memory").put("limit", limit));
         ArrayNode masked = linux.putArray("maskedPaths");
-        List.of("/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list",
-                "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware", "/proc/scsi").forEach(masked::add);
+        List.of(
+                        "/proc/acpi",
+                        "/proc/asound",
+                        "/proc/kcore",
+                        "/proc/keys",
+                        "/proc/latency_stats",
+                        "/proc/timer_list",
+                        "/proc/timer_stats",
+                        "/proc/sched_debug",
+                        "/sys/firmware",
+                        "/proc/scsi")
+                .forEach(masked::add);
         ArrayNode readonly = linux.putArray("readonlyPaths");
-        List.of("/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger").forEach(readonly::add);
+        List.of("/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger")
+                .forEach(readonly::add);
         return config;
     }
 

@@ -25,15 +25,12 @@ import java.util.Optional;
 final class SchedulingPolicy {
 
     /** A node name, or why none fits (as the scheduler's "0/3 nodes are available" message). */
-    record Decision(Optional<String> node, String reason) {
-    }
+    record Decision(Optional<String> node, String reason) {}
 
     /** A Pod already on a node (bound, or assumed by this scheduler). */
-    record Placed(Pod pod, String node) {
-    }
+    record Placed(Pod pod, String node) {}
 
-    private SchedulingPolicy() {
-    }
+    private SchedulingPolicy() {}
 
     static Decision choose(Pod pod, List<Node> nodes, List<Placed> placed) {
         Map<String, Integer> rejections = new LinkedHashMap<>();
@@ -48,12 +45,16 @@ final class SchedulingPolicy {
         }
         if (fitting.isEmpty()) {
             StringBuilder reason = new StringBuilder("0/" + nodes.size() + " nodes are available");
-            rejections.forEach((problem, count) -> reason.append(", ").append(count).append(' ').append(problem));
+            rejections.forEach((problem, count) ->
+                    reason.append(", ").append(count).append(' ').append(problem));
             return new Decision(Optional.empty(), reason.append('.').toString());
         }
-        Node best = fitting.stream().min(Comparator
-                .comparingLong((Node node) -> placed.stream().filter(p -> p.node().equals(name(node))).count())
-                .thenComparing(SchedulingPolicy::name)).orElseThrow();
+        Node best = fitting.stream()
+                .min(Comparator.comparingLong((Node node) -> placed.stream()
+                                .filter(p -> p.node().equals(name(node)))
+                                .count())
+                        .thenComparing(SchedulingPolicy::name))
+                .orElseThrow();
         return new Decision(Optional.of(name(best)), "");
     }
 
@@ -77,9 +78,10 @@ final class SchedulingPolicy {
     }
 
     private static boolean ready(Node node) {
-        return node.getStatus() != null && node.getStatus().getConditions() != null
+        return node.getStatus() != null
+                && node.getStatus().getConditions() != null
                 && node.getStatus().getConditions().stream()
-                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static boolean tolerates(Pod pod, Node node) {
@@ -97,7 +99,8 @@ final class SchedulingPolicy {
     }
 
     private static boolean tolerates(Toleration toleration, Taint taint) {
-        if (toleration.getEffect() != null && !toleration.getEffect().isEmpty()
+        if (toleration.getEffect() != null
+                && !toleration.getEffect().isEmpty()
                 && !toleration.getEffect().equals(taint.getEffect())) {
             return false;
         }
@@ -108,25 +111,32 @@ final class SchedulingPolicy {
             return false;
         }
         return "Exists".equals(toleration.getOperator())
-                || Objects.equals(Objects.requireNonNullElse(toleration.getValue(), ""),
-                Objects.requireNonNullElse(taint.getValue(), ""));
+                || Objects.equals(
+                        Objects.requireNonNullElse(toleration.getValue(), ""),
+                        Objects.requireNonNullElse(taint.getValue(), ""));
     }
 
     private static boolean matchesSelectorAndAffinity(Pod pod, Node node) {
-        Map<String, String> labels = Objects.requireNonNullElse(node.getMetadata().getLabels(), Map.of());
+        Map<String, String> labels =
+                Objects.requireNonNullElse(node.getMetadata().getLabels(), Map.of());
         Map<String, String> selector = Objects.requireNonNullElse(pod.getSpec().getNodeSelector(), Map.of());
         if (!selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())))) {
             return false;
         }
         var affinity = pod.getSpec().getAffinity();
-        if (affinity == null || affinity.getNodeAffinity() == null
+        if (affinity == null
+                || affinity.getNodeAffinity() == null
                 || affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
             return true;
         }
-        List<NodeSelectorTerm> terms = affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+        List<NodeSelectorTerm> terms = affinity.getNodeAffinity()
+                .getRequiredDuringSchedulingIgnoredDuringExecution()
                 .getNodeSelectorTerms();
-        return terms.stream().anyMatch(term -> Objects.requireNonNullElse(term.getMatchExpressions(),
-                List.<NodeSelectorRequirement>of()).stream().allMatch(r -> matches(r, labels)));
+        return terms.stream()
+                .anyMatch(term ->
+                        Objects.requireNonNullElse(term.getMatchExpressions(), List.<NodeSelectorRequirement>of())
+                                .stream()
+                                .allMatch(r -> matches(r, labels)));
     }
 
     private static boolean matches(NodeSelectorRequirement requirement, Map<String, String> labels) {
@@ -153,16 +163,20 @@ final class SchedulingPolicy {
             if (domain == null) {
                 continue;
             }
-            List<String> namespaces = term.getNamespaces() == null || term.getNamespaces().isEmpty()
-                    ? List.of(pod.getMetadata().getNamespace()) : term.getNamespaces();
+            List<String> namespaces =
+                    term.getNamespaces() == null || term.getNamespaces().isEmpty()
+                            ? List.of(pod.getMetadata().getNamespace())
+                            : term.getNamespaces();
             for (Placed other : placed) {
                 Pod existing = other.pod();
                 if (existing.getMetadata().getUid().equals(pod.getMetadata().getUid())
                         || !namespaces.contains(existing.getMetadata().getNamespace())
-                        || !selects(term.getLabelSelector(), existing.getMetadata().getLabels())) {
+                        || !selects(
+                                term.getLabelSelector(), existing.getMetadata().getLabels())) {
                     continue;
                 }
-                Optional<Node> otherNode = nodes.stream().filter(n -> name(n).equals(other.node())).findFirst();
+                Optional<Node> otherNode =
+                        nodes.stream().filter(n -> name(n).equals(other.node())).findFirst();
                 if (otherNode.isPresent() && domain.equals(label(otherNode.get(), term.getTopologyKey()))) {
                     return false;
                 }
@@ -180,8 +194,8 @@ final class SchedulingPolicy {
         if (!matchLabels.entrySet().stream().allMatch(e -> e.getValue().equals(actual.get(e.getKey())))) {
             return false;
         }
-        for (LabelSelectorRequirement requirement : Objects.requireNonNullElse(selector.getMatchExpressions(),
-                List.<LabelSelectorRequirement>of())) {
+        for (LabelSelectorRequirement requirement :
+                Objects.requireNonNullElse(selector.getMatchExpressions(), List.<LabelSelectorRequirement>of())) {
             String value = actual.get(requirement.getKey());
             List<String> values = Objects.requireNonNullElse(requirement.getValues(), List.of());
             boolean ok = switch (requirement.getOperator()) {
@@ -199,7 +213,9 @@ final class SchedulingPolicy {
     }
 
     private static String label(Node node, String key) {
-        return node.getMetadata().getLabels() == null ? null : node.getMetadata().getLabels().get(key);
+        return node.getMetadata().getLabels() == null
+                ? null
+                : node.getMetadata().getLabels().get(key);
     }
 
     private static String name(Node node) {

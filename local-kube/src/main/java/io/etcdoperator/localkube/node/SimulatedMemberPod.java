@@ -6,9 +6,9 @@ import io.etcdoperator.localkube.simetcd.SimulatedEtcd;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
@@ -56,17 +56,23 @@ final class SimulatedMemberPod {
         this.name = pod.getMetadata().getName();
         this.uid = pod.getMetadata().getUid();
         this.container = etcdContainer(pod).orElseThrow();
-        this.initContainers = pod.getSpec().getInitContainers() == null ? List.of() : pod.getSpec().getInitContainers();
+        this.initContainers = pod.getSpec().getInitContainers() == null
+                ? List.of()
+                : pod.getSpec().getInitContainers();
     }
 
     /** A Pod the operator made for an etcd member: its cluster label and an "etcd" container. */
     static boolean isEtcdMember(Pod pod) {
         Map<String, String> labels = pod.getMetadata().getLabels();
-        return labels != null && labels.containsKey(CLUSTER_LABEL) && etcdContainer(pod).isPresent();
+        return labels != null
+                && labels.containsKey(CLUSTER_LABEL)
+                && etcdContainer(pod).isPresent();
     }
 
     private static Optional<Container> etcdContainer(Pod pod) {
-        return pod.getSpec().getContainers().stream().filter(c -> ETCD_CONTAINER.equals(c.getName())).findFirst();
+        return pod.getSpec().getContainers().stream()
+                .filter(c -> ETCD_CONTAINER.equals(c.getName()))
+                .findFirst();
     }
 
     String uid() {
@@ -83,8 +89,8 @@ final class SimulatedMemberPod {
         }
         if (running == null) {
             try {
-                Optional<EtcdFlags> flags = EtcdFlags.parse(container.getArgs() == null ? List.of()
-                        : container.getArgs(), container.getImage());
+                Optional<EtcdFlags> flags = EtcdFlags.parse(
+                        container.getArgs() == null ? List.of() : container.getArgs(), container.getImage());
                 running = flags.flatMap(f -> etcd.start(f, sandbox.ip())).orElse(null);
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "simulated etcd member " + namespace + "/" + name + " did not start", e);
@@ -135,7 +141,12 @@ final class SimulatedMemberPod {
         }
         try {
             String patch = Serialization.asJson(Map.of("metadata", Map.of("uid", uid), "status", status));
-            facilities.client().pods().inNamespace(namespace).withName(name).subresource("status")
+            facilities
+                    .client()
+                    .pods()
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .subresource("status")
                     .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
             published = status;
         } catch (KubernetesClientException e) {
@@ -155,21 +166,52 @@ final class SimulatedMemberPod {
                 condition("Ready", readyText, since),
                 condition("ContainersReady", readyText, since),
                 condition("PodScheduled", "True", KubeTime.format(startTime)));
-        ContainerStatus main = new ContainerStatusBuilder().withName(ETCD_CONTAINER).withImage(container.getImage())
-                .withImageID(container.getImage()).withContainerID("simulated://" + uid).withReady(ready)
-                .withStarted(running != null).withRestartCount(0)
-                .withNewState().withNewRunning().withStartedAt(KubeTime.format(startTime)).endRunning().endState()
+        ContainerStatus main = new ContainerStatusBuilder()
+                .withName(ETCD_CONTAINER)
+                .withImage(container.getImage())
+                .withImageID(container.getImage())
+                .withContainerID("simulated://" + uid)
+                .withReady(ready)
+                .withStarted(running != null)
+                .withRestartCount(0)
+                .withNewState()
+                .withNewRunning()
+                .withStartedAt(KubeTime.format(startTime))
+                .endRunning()
+                .endState()
                 .build();
-        List<ContainerStatus> inits = initContainers.stream().map(c -> new ContainerStatusBuilder()
-                .withName(c.getName()).withImage(c.getImage()).withImageID(c.getImage()).withReady(true)
-                .withRestartCount(0).withNewState().withNewTerminated().withExitCode(0).withReason("Completed")
-                .endTerminated().endState().build()).toList();
-        return new PodStatusBuilder().withPhase("Running").withConditions(conditions).withHostIP(node.hostIp())
-                .withPodIP(sandbox.ip()).withPodIPs(new PodIP(sandbox.ip())).withStartTime(KubeTime.format(startTime))
-                .withContainerStatuses(main).withInitContainerStatuses(inits).build();
+        List<ContainerStatus> inits = initContainers.stream()
+                .map(c -> new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withImageID(c.getImage())
+                        .withReady(true)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(0)
+                        .withReason("Completed")
+                        .endTerminated()
+                        .endState()
+                        .build())
+                .toList();
+        return new PodStatusBuilder()
+                .withPhase("Running")
+                .withConditions(conditions)
+                .withHostIP(node.hostIp())
+                .withPodIP(sandbox.ip())
+                .withPodIPs(new PodIP(sandbox.ip()))
+                .withStartTime(KubeTime.format(startTime))
+                .withContainerStatuses(main)
+                .withInitContainerStatuses(inits)
+                .build();
     }
 
     private static PodCondition condition(String type, String status, String since) {
-        return new PodConditionBuilder().withType(type).withStatus(status).withLastTransitionTime(since).build();
+        return new PodConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withLastTransitionTime(since)
+                .build();
     }
 }

@@ -65,8 +65,8 @@ public final class SimulatedNode implements AutoCloseable {
     public SimulatedNode register() {
         String bridge = facilities.network().hostAddress();
         if (!bridge.startsWith("127.")) {
-            kubernetesService = KubernetesServiceRelay.start(bridge, java.net.URI.create(client.getMasterUrl()
-                    .toString()));
+            kubernetesService = KubernetesServiceRelay.start(
+                    bridge, java.net.URI.create(client.getMasterUrl().toString()));
         }
         try {
             client.nodes().resource(NodeObjects.node(options)).create();
@@ -80,9 +80,15 @@ public final class SimulatedNode implements AutoCloseable {
             });
         }
         heartbeat();
-        heartbeats.scheduleWithFixedDelay(this::heartbeatQuietly, options.heartbeat().toMillis(),
-                options.heartbeat().toMillis(), TimeUnit.MILLISECONDS);
-        pods = client.pods().inAnyNamespace().withField("spec.nodeName", options.name()).inform(new PodEvents(), 0);
+        heartbeats.scheduleWithFixedDelay(
+                this::heartbeatQuietly,
+                options.heartbeat().toMillis(),
+                options.heartbeat().toMillis(),
+                TimeUnit.MILLISECONDS);
+        pods = client.pods()
+                .inAnyNamespace()
+                .withField("spec.nodeName", options.name())
+                .inform(new PodEvents(), 0);
         LOG.log(Level.INFO, "node {0} registered (kubelet port {1})", options.name(), server.port());
         return this;
     }
@@ -126,10 +132,12 @@ public final class SimulatedNode implements AutoCloseable {
             return;
         }
         Instant now = Instant.now();
-        String status = Serialization.asJson(Map.of("status",
-                NodeObjects.status(options, server.port(), now, readySince)));
-        client.nodes().withName(options.name()).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-                status);
+        String status =
+                Serialization.asJson(Map.of("status", NodeObjects.status(options, server.port(), now, readySince)));
+        client.nodes()
+                .withName(options.name())
+                .subresource("status")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), status);
         renewLease(now);
     }
 
@@ -138,12 +146,26 @@ public final class SimulatedNode implements AutoCloseable {
         var leases = client.leases().inNamespace(LEASE_NAMESPACE);
         Lease existing = leases.withName(options.name()).get();
         if (existing == null) {
-            Lease lease = new LeaseBuilder().withNewMetadata().withName(options.name())
-                    .addNewOwnerReference().withApiVersion("v1").withKind("Node").withName(options.name())
-                    .withUid(client.nodes().withName(options.name()).get().getMetadata().getUid()).endOwnerReference()
+            Lease lease = new LeaseBuilder()
+                    .withNewMetadata()
+                    .withName(options.name())
+                    .addNewOwnerReference()
+                    .withApiVersion("v1")
+                    .withKind("Node")
+                    .withName(options.name())
+                    .withUid(client.nodes()
+                            .withName(options.name())
+                            .get()
+                            .getMetadata()
+                            .getUid())
+                    .endOwnerReference()
                     .endMetadata()
-                    .withNewSpec().withHolderIdentity(options.name()).withLeaseDurationSeconds(LEASE_SECONDS)
-                    .withRenewTime(renewed).endSpec().build();
+                    .withNewSpec()
+                    .withHolderIdentity(options.name())
+                    .withLeaseDurationSeconds(LEASE_SECONDS)
+                    .withRenewTime(renewed)
+                    .endSpec()
+                    .build();
             leases.resource(lease).create();
         } else {
             existing.getSpec().setRenewTime(renewed);
@@ -173,13 +195,16 @@ public final class SimulatedNode implements AutoCloseable {
 
     Optional<PodWorker> worker(String namespace, String name) {
         return workers.values().stream()
-                .filter(worker -> worker.namespace().equals(namespace) && worker.name().equals(name)).findFirst();
+                .filter(worker ->
+                        worker.namespace().equals(namespace) && worker.name().equals(name))
+                .findFirst();
     }
 
     /** The Pod's worker; throws if the Pod does not run on this node. */
     PodWorker requireWorker(String namespace, String name) {
-        return worker(namespace, name).orElseThrow(() -> new IllegalArgumentException(
-                "pod " + namespace + "/" + name + " does not run on node " + options.name()));
+        return worker(namespace, name)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "pod " + namespace + "/" + name + " does not run on node " + options.name()));
     }
 
     public boolean runs(String namespace, String name) {
@@ -236,8 +261,15 @@ public final class SimulatedNode implements AutoCloseable {
     void deletePod(String namespace, String name, String uid) {
         String url = client.getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/" + namespace
                 + "/pods/" + name;
-        Map<String, Object> options = Map.of("apiVersion", "v1", "kind", "DeleteOptions", "gracePeriodSeconds", 0,
-                "preconditions", Map.of("uid", uid));
+        Map<String, Object> options = Map.of(
+                "apiVersion",
+                "v1",
+                "kind",
+                "DeleteOptions",
+                "gracePeriodSeconds",
+                0,
+                "preconditions",
+                Map.of("uid", uid));
         try {
             client.raw(url, "DELETE", options);
         } catch (KubernetesClientException e) {
@@ -289,12 +321,17 @@ public final class SimulatedNode implements AutoCloseable {
             return;
         }
         if (simulatedRefresh == null) {
-            simulatedRefresh = Executors.newScheduledThreadPool(2,
-                    Thread.ofPlatform().daemon().name("simulated-members-" + options.name() + "-", 0).factory());
-            simulatedRefresh.scheduleWithFixedDelay(this::refreshSimulated, 0, REFRESH.toMillis(),
-                    TimeUnit.MILLISECONDS);
+            simulatedRefresh = Executors.newScheduledThreadPool(
+                    2,
+                    Thread.ofPlatform()
+                            .daemon()
+                            .name("simulated-members-" + options.name() + "-", 0)
+                            .factory());
+            simulatedRefresh.scheduleWithFixedDelay(
+                    this::refreshSimulated, 0, REFRESH.toMillis(), TimeUnit.MILLISECONDS);
         }
-        SimulatedMemberPod created = new SimulatedMemberPod(this, facilities, facilities.simulatedEtcd().get(), pod);
+        SimulatedMemberPod created = new SimulatedMemberPod(
+                this, facilities, facilities.simulatedEtcd().get(), pod);
         simulated.put(uid, created);
         simulatedRefresh.execute(created::refresh);
     }

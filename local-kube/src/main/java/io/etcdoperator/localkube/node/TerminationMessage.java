@@ -25,13 +25,13 @@ final class TerminationMessage {
     static final String DEFAULT_PATH = "/dev/termination-log";
     /** The kubelet's caps: 4096 bytes of the file, the last 80 lines (at most 2048 bytes) of the log. */
     static final int FILE_LIMIT = 4096;
+
     static final int LOG_LINES = 80;
     static final int LOG_LIMIT = 2048;
     /** Only the end of a log is read: 80 lines of a long log fit in it. */
     private static final int LOG_WINDOW = 64 * 1024;
 
-    private TerminationMessage() {
-    }
+    private TerminationMessage() {}
 
     /** Empties (or creates) the run's message file and returns the mount that places it in the container. */
     static ContainerLaunch.Mount prepare(Path podDir, Container container) {
@@ -71,7 +71,9 @@ final class TerminationMessage {
     /** The message of a run that exited with {@code exitCode}; null when there is none. */
     static String read(Path podDir, Container container, int exitCode, Optional<Path> log) {
         String message = head(podDir.resolve("termination").resolve(container.getName()));
-        if (message.isEmpty() && exitCode != 0 && "FallbackToLogsOnError".equals(container.getTerminationMessagePolicy())
+        if (message.isEmpty()
+                && exitCode != 0
+                && "FallbackToLogsOnError".equals(container.getTerminationMessagePolicy())
                 && log.isPresent()) {
             message = tail(log.get());
         }
@@ -105,7 +107,8 @@ final class TerminationMessage {
         List<String> lines = text.lines().toList();
         String last = String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_LINES), lines.size()));
         byte[] bytes = last.getBytes(StandardCharsets.UTF_8);
-        return bytes.length <= LOG_LIMIT ? last
+        return bytes.length <= LOG_LIMIT
+                ? last
                 : new String(bytes, bytes.length - LOG_LIMIT, LOG_LIMIT, StandardCharsets.UTF_8);
     }
 }

@@ -8,8 +8,7 @@ import java.util.Map;
  */
 final class VariableExpansion {
 
-    private VariableExpansion() {
-    }
+    private VariableExpansion() {}
 
     static String expand(String input, Map<String, String> variables) {
         StringBuilder out = new StringBuilder(input.length());

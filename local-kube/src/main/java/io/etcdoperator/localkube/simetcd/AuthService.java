@@ -22,8 +22,12 @@ final class AuthService extends AuthGrpc.AuthImplBase {
 
     @Override
     public void authenticate(AuthenticateRequest request, StreamObserver<AuthenticateResponse> observer) {
-        member.answer(observer, () -> AuthenticateResponse.newBuilder().setHeader(member.header())
-                .setToken(member.cluster.authenticate(request.getName(), request.getPassword())).build());
+        member.answer(
+                observer,
+                () -> AuthenticateResponse.newBuilder()
+                        .setHeader(member.header())
+                        .setToken(member.cluster.authenticate(request.getName(), request.getPassword()))
+                        .build());
     }
 
     @Override
@@ -39,7 +43,9 @@ final class AuthService extends AuthGrpc.AuthImplBase {
     public void userGrantRole(AuthUserGrantRoleRequest request, StreamObserver<AuthUserGrantRoleResponse> observer) {
         member.answer(observer, () -> {
             member.cluster.authorize(MemberContext.TOKEN.get());
-            return AuthUserGrantRoleResponse.newBuilder().setHeader(member.header()).build();
+            return AuthUserGrantRoleResponse.newBuilder()
+                    .setHeader(member.header())
+                    .build();
         });
     }
 

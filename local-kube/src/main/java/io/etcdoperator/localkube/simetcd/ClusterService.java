@@ -22,8 +22,8 @@ final class ClusterService extends ClusterGrpc.ClusterImplBase {
     static final MethodDescriptor<MemberRemoveRequest, MemberListResponse> MEMBER_PROMOTE =
             MethodDescriptor.<MemberRemoveRequest, MemberListResponse>newBuilder()
                     .setType(MethodDescriptor.MethodType.UNARY)
-                    .setFullMethodName(MethodDescriptor.generateFullMethodName(ClusterGrpc.SERVICE_NAME,
-                            "MemberPromote"))
+                    .setFullMethodName(
+                            MethodDescriptor.generateFullMethodName(ClusterGrpc.SERVICE_NAME, "MemberPromote"))
                     .setRequestMarshaller(ProtoUtils.marshaller(MemberRemoveRequest.getDefaultInstance()))
                     .setResponseMarshaller(ProtoUtils.marshaller(MemberListResponse.getDefaultInstance()))
                     .build();
@@ -55,8 +55,11 @@ final class ClusterService extends ClusterGrpc.ClusterImplBase {
                 throw new EtcdRefusal(io.grpc.Status.Code.INVALID_ARGUMENT, "simulated etcd: one peer URL per member");
             }
             MemberView added = member.cluster.add(request.getPeerURLs(0), request.getIsLearner());
-            return MemberAddResponse.newBuilder().setHeader(member.header()).setMember(MemberContext.member(added))
-                    .addAllMembers(list().getMembersList()).build();
+            return MemberAddResponse.newBuilder()
+                    .setHeader(member.header())
+                    .setMember(MemberContext.member(added))
+                    .addAllMembers(list().getMembersList())
+                    .build();
         });
     }
 
@@ -64,8 +67,10 @@ final class ClusterService extends ClusterGrpc.ClusterImplBase {
     public void memberRemove(MemberRemoveRequest request, StreamObserver<MemberRemoveResponse> observer) {
         member.answer(observer, () -> {
             member.cluster.remove(request.getID());
-            return MemberRemoveResponse.newBuilder().setHeader(member.header())
-                    .addAllMembers(list().getMembersList()).build();
+            return MemberRemoveResponse.newBuilder()
+                    .setHeader(member.header())
+                    .addAllMembers(list().getMembersList())
+                    .build();
         });
     }
 
@@ -77,7 +82,11 @@ final class ClusterService extends ClusterGrpc.ClusterImplBase {
     }
 
     private MemberListResponse list() {
-        return MemberListResponse.newBuilder().setHeader(member.header())
-                .addAllMembers(member.cluster.members().stream().map(MemberContext::member).toList()).build();
+        return MemberListResponse.newBuilder()
+                .setHeader(member.header())
+                .addAllMembers(member.cluster.members().stream()
+                        .map(MemberContext::member)
+                        .toList())
+                .build();
     }
 }

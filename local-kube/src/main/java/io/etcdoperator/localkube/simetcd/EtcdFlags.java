@@ -26,7 +26,11 @@ public record EtcdFlags(String name, String peerUrl, String clientUrl, boolean n
         int colon = image.lastIndexOf(':');
         String tag = colon < 0 ? "" : image.substring(colon + 1);
         String version = tag.startsWith("v") ? tag.substring(1) : tag;
-        return Optional.of(new EtcdFlags(name, peerUrl.split(",")[0], clientUrl.split(",")[0],
-                "new".equals(flags.getOrDefault("initial-cluster-state", "new")), version));
+        return Optional.of(new EtcdFlags(
+                name,
+                peerUrl.split(",")[0],
+                clientUrl.split(",")[0],
+                "new".equals(flags.getOrDefault("initial-cluster-state", "new")),
+                version));
     }
 }

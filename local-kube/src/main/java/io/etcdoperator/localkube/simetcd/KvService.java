@@ -20,7 +20,10 @@ final class KvService extends KVGrpc.KVImplBase {
     public void range(RangeRequest request, StreamObserver<RangeResponse> observer) {
         member.answer(observer, () -> {
             member.cluster.authorize(MemberContext.TOKEN.get());
-            return RangeResponse.newBuilder().setHeader(member.header()).setCount(0).build();
+            return RangeResponse.newBuilder()
+                    .setHeader(member.header())
+                    .setCount(0)
+                    .build();
         });
     }
 

@@ -40,20 +40,30 @@ final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBase {
                     .addField(DB_SIZE_IN_USE_FIELD, varint(DB_SIZE_IN_USE))
                     .addField(IS_LEARNER, varint(state.learner() ? 1 : 0))
                     .build();
-            return StatusResponse.newBuilder().setHeader(member.header()).setVersion(member.cluster.version())
-                    .setDbSize(DB_SIZE).setLeader(state.leader()).setRaftIndex(state.index())
-                    .setRaftTerm(state.term()).setUnknownFields(newer).build();
+            return StatusResponse.newBuilder()
+                    .setHeader(member.header())
+                    .setVersion(member.cluster.version())
+                    .setDbSize(DB_SIZE)
+                    .setLeader(state.leader())
+                    .setRaftIndex(state.index())
+                    .setRaftTerm(state.term())
+                    .setUnknownFields(newer)
+                    .build();
         });
     }
 
     @Override
     public void alarm(AlarmRequest request, StreamObserver<AlarmResponse> observer) {
-        member.answer(observer, () -> AlarmResponse.newBuilder().setHeader(member.header()).build());
+        member.answer(
+                observer,
+                () -> AlarmResponse.newBuilder().setHeader(member.header()).build());
     }
 
     @Override
     public void defragment(DefragmentRequest request, StreamObserver<DefragmentResponse> observer) {
-        member.answer(observer, () -> DefragmentResponse.newBuilder().setHeader(member.header()).build());
+        member.answer(
+                observer,
+                () -> DefragmentResponse.newBuilder().setHeader(member.header()).build());
     }
 
     @Override

@@ -18,8 +18,7 @@ import java.util.function.Supplier;
 final class MemberContext {
 
     static final Context.Key<String> TOKEN = Context.key("token");
-    private static final Metadata.Key<String> TOKEN_HEADER = Metadata.Key.of("token",
-            Metadata.ASCII_STRING_MARSHALLER);
+    private static final Metadata.Key<String> TOKEN_HEADER = Metadata.Key.of("token", Metadata.ASCII_STRING_MARSHALLER);
 
     final SimulatedCluster cluster;
     final long memberId;
@@ -30,8 +29,12 @@ final class MemberContext {
     }
 
     ResponseHeader header() {
-        return ResponseHeader.newBuilder().setClusterId(cluster.clusterId()).setMemberId(memberId).setRevision(1)
-                .setRaftTerm(cluster.raftTerm()).build();
+        return ResponseHeader.newBuilder()
+                .setClusterId(cluster.clusterId())
+                .setMemberId(memberId)
+                .setRevision(1)
+                .setRaftTerm(cluster.raftTerm())
+                .build();
     }
 
     /** Runs one unary call: a refusal becomes etcd's status, a removed member is unavailable. */
@@ -51,7 +54,10 @@ final class MemberContext {
     }
 
     static Member member(MemberView view) {
-        Member.Builder member = Member.newBuilder().setID(view.id()).setName(view.name()).addPeerURLs(view.peerUrl())
+        Member.Builder member = Member.newBuilder()
+                .setID(view.id())
+                .setName(view.name())
+                .addPeerURLs(view.peerUrl())
                 .setIsLearner(view.learner());
         if (view.clientUrl() != null) {
             member.addClientURLs(view.clientUrl());
@@ -63,10 +69,10 @@ final class MemberContext {
     static ServerInterceptor tokens() {
         return new ServerInterceptor() {
             @Override
-            public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-                    ServerCallHandler<Q, R> next) {
-                return Contexts.interceptCall(Context.current().withValue(TOKEN, headers.get(TOKEN_HEADER)), call,
-                        headers, next);
+            public <Q, R> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+                return Contexts.interceptCall(
+                        Context.current().withValue(TOKEN, headers.get(TOKEN_HEADER)), call, headers, next);
             }
         };
     }

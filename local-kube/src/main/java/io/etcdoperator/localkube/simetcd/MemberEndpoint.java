@@ -18,15 +18,15 @@ final class MemberEndpoint implements AutoCloseable {
         this.server = server;
     }
 
-    static MemberEndpoint serve(InetSocketAddress address, MemberContext member, EventLoopGroup boss,
-            EventLoopGroup workers) {
+    static MemberEndpoint serve(
+            InetSocketAddress address, MemberContext member, EventLoopGroup boss, EventLoopGroup workers) {
         Server server = NettyServerBuilder.forAddress(address)
                 .channelType(NioServerSocketChannel.class)
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(workers)
                 .directExecutor() // every call is a short synchronized read or change of the cluster state
-                .addService(ServerInterceptors.intercept(new ClusterService(member).definition(),
-                        MemberContext.tokens()))
+                .addService(
+                        ServerInterceptors.intercept(new ClusterService(member).definition(), MemberContext.tokens()))
                 .addService(ServerInterceptors.intercept(new MaintenanceService(member), MemberContext.tokens()))
                 .addService(ServerInterceptors.intercept(new KvService(member), MemberContext.tokens()))
                 .addService(ServerInterceptors.intercept(new AuthService(member), MemberContext.tokens()))

@@ -38,8 +38,8 @@ public final class SimulatedCluster {
     }
 
     /** A new cluster formed by one member ({@code --initial-cluster-state=new}), already started and leading. */
-    public static SimulatedCluster seed(Clock clock, EtcdRules rules, String version, String name, String peerUrl,
-            String clientUrl) {
+    public static SimulatedCluster seed(
+            Clock clock, EtcdRules rules, String version, String name, String peerUrl, String clientUrl) {
         SimulatedCluster cluster = new SimulatedCluster(clock, rules, version);
         SimulatedMember seed = new SimulatedMember(nonZero(), peerUrl, false);
         cluster.members.put(seed.id, seed);
@@ -56,7 +56,10 @@ public final class SimulatedCluster {
     }
 
     public synchronized Optional<Long> memberByPeerUrl(String peerUrl) {
-        return members.values().stream().filter(m -> m.peerUrl.equals(peerUrl)).map(m -> m.id).findFirst();
+        return members.values().stream()
+                .filter(m -> m.peerUrl.equals(peerUrl))
+                .map(m -> m.id)
+                .findFirst();
     }
 
     public synchronized boolean contains(long memberId) {
@@ -65,8 +68,8 @@ public final class SimulatedCluster {
 
     /** The member with this peer URL comes up (its process started); empty if etcd does not know that peer URL. */
     public synchronized Optional<Long> start(String peerUrl, String name, String clientUrl) {
-        Optional<SimulatedMember> member = members.values().stream().filter(m -> m.peerUrl.equals(peerUrl))
-                .findFirst();
+        Optional<SimulatedMember> member =
+                members.values().stream().filter(m -> m.peerUrl.equals(peerUrl)).findFirst();
         member.ifPresent(m -> {
             m.name = name;
             m.clientUrl = clientUrl;
@@ -105,7 +108,8 @@ public final class SimulatedCluster {
             throw EtcdRefusal.precondition("re-configuration failed due to not enough started members");
         }
         Instant gate = clock.instant().minus(rules.healthGate());
-        boolean healthy = members.values().stream().filter(m -> !m.learner && m.id != leader)
+        boolean healthy = members.values().stream()
+                .filter(m -> !m.learner && m.id != leader)
                 .allMatch(m -> m.up() && !m.connectedSince.isAfter(gate));
         if (!healthy) {
             throw EtcdRefusal.unavailable("unhealthy cluster");
@@ -201,7 +205,8 @@ public final class SimulatedCluster {
             throw EtcdRefusal.precondition("authentication is not enabled");
         }
         if (!password.equals(users.get(name))) {
-            throw new EtcdRefusal(io.grpc.Status.Code.INVALID_ARGUMENT,
+            throw new EtcdRefusal(
+                    io.grpc.Status.Code.INVALID_ARGUMENT,
                     "etcdserver: authentication failed, invalid user ID or password");
         }
         String token = Long.toHexString(nonZero()) + "." + index;
@@ -244,7 +249,10 @@ public final class SimulatedCluster {
         }
         leader = 0;
         if (upVoters() >= quorum(voters())) {
-            members.values().stream().filter(m -> !m.learner && m.up()).findFirst().ifPresent(m -> leader = m.id);
+            members.values().stream()
+                    .filter(m -> !m.learner && m.up())
+                    .findFirst()
+                    .ifPresent(m -> leader = m.id);
             term++;
             index++;
         }
@@ -271,6 +279,5 @@ public final class SimulatedCluster {
     }
 
     /** One endpoint's view of raft: who leads, the term and index, and whether it is a learner. */
-    public record EndpointState(long memberId, long leader, long term, long index, boolean learner) {
-    }
+    public record EndpointState(long memberId, long leader, long term, long index, boolean learner) {}
 }

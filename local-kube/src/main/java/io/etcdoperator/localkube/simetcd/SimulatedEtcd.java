@@ -49,8 +49,8 @@ public final class SimulatedEtcd implements AutoCloseable {
             cluster = known.get();
             cluster.start(flags.peerUrl(), flags.name(), flags.clientUrl());
         } else if (flags.newCluster()) {
-            cluster = SimulatedCluster.seed(clock, rules, flags.version(), flags.name(), flags.peerUrl(),
-                    flags.clientUrl());
+            cluster = SimulatedCluster.seed(
+                    clock, rules, flags.version(), flags.name(), flags.peerUrl(), flags.clientUrl());
             clusters.add(cluster);
         } else {
             return Optional.empty();
@@ -58,8 +58,8 @@ public final class SimulatedEtcd implements AutoCloseable {
         long memberId = cluster.memberByPeerUrl(flags.peerUrl()).orElseThrow();
         int port = URI.create(flags.clientUrl()).getPort();
         try {
-            MemberEndpoint endpoint = MemberEndpoint.serve(new InetSocketAddress(ip, port),
-                    new MemberContext(cluster, memberId), boss, workers);
+            MemberEndpoint endpoint = MemberEndpoint.serve(
+                    new InetSocketAddress(ip, port), new MemberContext(cluster, memberId), boss, workers);
             return Optional.of(new RunningMember(cluster, memberId, endpoint));
         } catch (RuntimeException e) {
             cluster.stop(memberId);
@@ -72,7 +72,9 @@ public final class SimulatedEtcd implements AutoCloseable {
     }
 
     private Optional<SimulatedCluster> clusterOf(String peerUrl) {
-        return clusters.stream().filter(c -> c.memberByPeerUrl(peerUrl).isPresent()).findFirst();
+        return clusters.stream()
+                .filter(c -> c.memberByPeerUrl(peerUrl).isPresent())
+                .findFirst();
     }
 
     @Override

@@ -48,8 +48,10 @@ public final class LocalVolumeProvisioner implements AutoCloseable {
 
     private void createStorageClass() {
         StorageClass storageClass = new StorageClassBuilder()
-                .withNewMetadata().withName(STORAGE_CLASS)
-                .addToAnnotations("storageclass.kubernetes.io/is-default-class", "true").endMetadata()
+                .withNewMetadata()
+                .withName(STORAGE_CLASS)
+                .addToAnnotations("storageclass.kubernetes.io/is-default-class", "true")
+                .endMetadata()
                 .withProvisioner(PROVISIONER)
                 .withReclaimPolicy("Delete")
                 .withVolumeBindingMode("Immediate")
@@ -63,7 +65,8 @@ public final class LocalVolumeProvisioner implements AutoCloseable {
     }
 
     private synchronized void provision(PersistentVolumeClaim claim) {
-        if (claim.getMetadata().getDeletionTimestamp() != null || claim.getSpec().getVolumeName() != null
+        if (claim.getMetadata().getDeletionTimestamp() != null
+                || claim.getSpec().getVolumeName() != null
                 || !ours(claim)) {
             return;
         }
@@ -75,23 +78,40 @@ public final class LocalVolumeProvisioner implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             Quantity size = Optional.ofNullable(claim.getSpec().getResources().getRequests())
-                    .map(requests -> requests.get("storage")).orElse(new Quantity("1Gi"));
+                    .map(requests -> requests.get("storage"))
+                    .orElse(new Quantity("1Gi"));
             PersistentVolume volume = new PersistentVolumeBuilder()
-                    .withNewMetadata().withName(name).addToAnnotations(PROVISIONED_BY, PROVISIONER).endMetadata()
+                    .withNewMetadata()
+                    .withName(name)
+                    .addToAnnotations(PROVISIONED_BY, PROVISIONER)
+                    .endMetadata()
                     .withNewSpec()
                     .withCapacity(Map.of("storage", size))
                     .withAccessModes(claim.getSpec().getAccessModes())
                     .withStorageClassName(STORAGE_CLASS)
                     .withPersistentVolumeReclaimPolicy("Delete")
                     .withVolumeMode(claim.getSpec().getVolumeMode())
-                    .withNewHostPath().withPath(dir.toString()).withType("DirectoryOrCreate").endHostPath()
-                    .withNewClaimRef().withApiVersion("v1").withKind("PersistentVolumeClaim")
-                    .withNamespace(claim.getMetadata().getNamespace()).withName(claim.getMetadata().getName())
-                    .withUid(claim.getMetadata().getUid()).endClaimRef()
-                    .endSpec().build();
+                    .withNewHostPath()
+                    .withPath(dir.toString())
+                    .withType("DirectoryOrCreate")
+                    .endHostPath()
+                    .withNewClaimRef()
+                    .withApiVersion("v1")
+                    .withKind("PersistentVolumeClaim")
+                    .withNamespace(claim.getMetadata().getNamespace())
+                    .withName(claim.getMetadata().getName())
+                    .withUid(claim.getMetadata().getUid())
+                    .endClaimRef()
+                    .endSpec()
+                    .build();
             client.persistentVolumes().resource(volume).create();
-            LOG.log(Level.INFO, "provisioned {0} for {1}/{2} in {3}", name, claim.getMetadata().getNamespace(),
-                    claim.getMetadata().getName(), dir);
+            LOG.log(
+                    Level.INFO,
+                    "provisioned {0} for {1}/{2} in {3}",
+                    name,
+                    claim.getMetadata().getNamespace(),
+                    claim.getMetadata().getName(),
+                    dir);
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
                 LOG.log(Level.WARNING, "cannot provision " + name, e);
@@ -107,9 +127,13 @@ public final class LocalVolumeProvisioner implements AutoCloseable {
     }
 
     private void reclaim(PersistentVolume volume) {
-        boolean ours = PROVISIONER.equals(volume.getMetadata().getAnnotations() == null ? null
-                : volume.getMetadata().getAnnotations().get(PROVISIONED_BY));
-        if (!ours || volume.getStatus() == null || !"Released".equals(volume.getStatus().getPhase())
+        boolean ours = PROVISIONER.equals(
+                volume.getMetadata().getAnnotations() == null
+                        ? null
+                        : volume.getMetadata().getAnnotations().get(PROVISIONED_BY));
+        if (!ours
+                || volume.getStatus() == null
+                || !"Released".equals(volume.getStatus().getPhase())
                 || !"Delete".equals(volume.getSpec().getPersistentVolumeReclaimPolicy())
                 || volume.getMetadata().getDeletionTimestamp() != null) {
             return;

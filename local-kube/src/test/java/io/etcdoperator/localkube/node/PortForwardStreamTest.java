@@ -50,7 +50,9 @@ class PortForwardStreamTest {
             });
             DataInputStream in = new DataInputStream(fromServer);
             String head = head(in);
-            assertThat(head).startsWith("HTTP/1.1 101").contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+            assertThat(head)
+                    .startsWith("HTTP/1.1 101")
+                    .contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
                     .contains("Sec-WebSocket-Protocol: v4.channel.k8s.io");
             int port = echo.getLocalPort();
             byte[] portBytes = {(byte) port, (byte) (port >>> 8)};
@@ -72,30 +74,36 @@ class PortForwardStreamTest {
             toServer.write(new byte[] {(byte) 0x88, (byte) 0x80, 1, 2, 3, 4}); // masked close, no payload
             toServer.flush();
             server.join(5_000);
-            assertThat(server.isAlive()).as("the stream ends after a close frame").isFalse();
+            assertThat(server.isAlive())
+                    .as("the stream ends after a close frame")
+                    .isFalse();
         }
     }
 
     @Test
     void aPlainRequestOrAnotherProtocolIsRefused() throws IOException {
-        assertThat(answer("GET /portForward/ns/pod?ports=1 HTTP/1.1\r\nHost: x\r\n\r\n")).startsWith("HTTP/1.1 400")
+        assertThat(answer("GET /portForward/ns/pod?ports=1 HTTP/1.1\r\nHost: x\r\n\r\n"))
+                .startsWith("HTTP/1.1 400")
                 .contains("WebSocket upgrade");
-        assertThat(answer(String.format(UPGRADE, 1, "SPDY/3.1+portforward.k8s.io"))).startsWith("HTTP/1.1 400")
+        assertThat(answer(String.format(UPGRADE, 1, "SPDY/3.1+portforward.k8s.io")))
+                .startsWith("HTTP/1.1 400")
                 .contains("unsupported WebSocket subprotocol");
-        assertThat(answer(String.format(UPGRADE, 0, "v4.channel.k8s.io"))).startsWith("HTTP/1.1 400")
+        assertThat(answer(String.format(UPGRADE, 0, "v4.channel.k8s.io")))
+                .startsWith("HTTP/1.1 400")
                 .contains("out of range");
     }
 
     private static String answer(String request) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        KubeletRequest parsed = KubeletRequest.read(new ByteArrayInputStream(request.getBytes(StandardCharsets.US_ASCII)),
-                out);
+        KubeletRequest parsed =
+                KubeletRequest.read(new ByteArrayInputStream(request.getBytes(StandardCharsets.US_ASCII)), out);
         PortForwardStream.serve(parsed, Optional.of("127.0.0.1"));
         return out.toString(StandardCharsets.US_ASCII);
     }
 
     private static void echoOnce(ServerSocket server) {
-        try (Socket socket = server.accept(); InputStream in = socket.getInputStream();
+        try (Socket socket = server.accept();
+                InputStream in = socket.getInputStream();
                 OutputStream out = socket.getOutputStream()) {
             in.transferTo(out);
         } catch (IOException e) {

@@ -18,6 +18,8 @@ class RuncContainerTest {
         assertThat(RuncContainer.oomKills(v1)).isEqualTo(1);
         assertThat(RuncContainer.oomKills(v2)).isEqualTo(2);
         assertThat(RuncContainer.oomKills(none)).isZero();
-        assertThat(RuncContainer.oomKills(dir.resolve("missing"))).as("a cgroup already removed").isZero();
+        assertThat(RuncContainer.oomKills(dir.resolve("missing")))
+                .as("a cgroup already removed")
+                .isZero();
     }
 }

@@ -13,15 +13,17 @@ import org.junit.jupiter.api.Test;
 
 class SchedulingPolicyTest {
 
-    private final List<Node> nodes = List.of(node("node-1", "a", true), node("node-2", "b", true),
-            node("node-3", "a", true));
+    private final List<Node> nodes =
+            List.of(node("node-1", "a", true), node("node-2", "b", true), node("node-3", "a", true));
 
     @Test
     void picksTheLeastLoadedFittingNode() {
-        List<SchedulingPolicy.Placed> placed = List.of(new SchedulingPolicy.Placed(pod("x", Map.of()), "node-1"),
+        List<SchedulingPolicy.Placed> placed = List.of(
+                new SchedulingPolicy.Placed(pod("x", Map.of()), "node-1"),
                 new SchedulingPolicy.Placed(pod("y", Map.of()), "node-2"));
 
-        assertThat(SchedulingPolicy.choose(pod("new", Map.of()), nodes, placed).node()).contains("node-3");
+        assertThat(SchedulingPolicy.choose(pod("new", Map.of()), nodes, placed).node())
+                .contains("node-3");
     }
 
     @Test
@@ -34,10 +36,11 @@ class SchedulingPolicyTest {
 
     @Test
     void skipsNodesThatAreNotReadyOrTainted() {
-        List<Node> some = List.of(node("node-1", "a", false), tainted(node("node-2", "b", true)),
-                node("node-3", "a", true));
+        List<Node> some =
+                List.of(node("node-1", "a", false), tainted(node("node-2", "b", true)), node("node-3", "a", true));
 
-        assertThat(SchedulingPolicy.choose(pod("p", Map.of()), some, List.of()).node()).contains("node-3");
+        assertThat(SchedulingPolicy.choose(pod("p", Map.of()), some, List.of()).node())
+                .contains("node-3");
     }
 
     @Test
@@ -48,49 +51,83 @@ class SchedulingPolicyTest {
 
         assertThat(SchedulingPolicy.choose(member("m-2"), nodes, placed).node()).contains("node-3");
 
-        List<SchedulingPolicy.Placed> full = List.of(placed.get(0), placed.get(1),
-                new SchedulingPolicy.Placed(member("m-2"), "node-3"));
+        List<SchedulingPolicy.Placed> full =
+                List.of(placed.get(0), placed.get(1), new SchedulingPolicy.Placed(member("m-2"), "node-3"));
         SchedulingPolicy.Decision decision = SchedulingPolicy.choose(member("m-3"), nodes, full);
         assertThat(decision.node()).isEmpty();
-        assertThat(decision.reason()).isEqualTo("0/3 nodes are available, 3 node(s) didn't match pod anti-affinity rules.");
+        assertThat(decision.reason())
+                .isEqualTo("0/3 nodes are available, 3 node(s) didn't match pod anti-affinity rules.");
     }
 
     @Test
     void antiAffinityByZoneLeavesOnlyTheOtherZone() {
         Pod pod = member("m-1");
-        pod.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
-                .getFirst().setTopologyKey("topology.kubernetes.io/zone");
+        pod.getSpec()
+                .getAffinity()
+                .getPodAntiAffinity()
+                .getRequiredDuringSchedulingIgnoredDuringExecution()
+                .getFirst()
+                .setTopologyKey("topology.kubernetes.io/zone");
 
-        Optional<String> node = SchedulingPolicy.choose(pod, nodes,
-                List.of(new SchedulingPolicy.Placed(member("m-0"), "node-1"))).node();
+        Optional<String> node = SchedulingPolicy.choose(
+                        pod, nodes, List.of(new SchedulingPolicy.Placed(member("m-0"), "node-1")))
+                .node();
 
         assertThat(node).contains("node-2");
     }
 
     private static Node node(String name, String zone, boolean ready) {
-        return new NodeBuilder().withNewMetadata().withName(name)
-                .withLabels(Map.of("kubernetes.io/hostname", name, "topology.kubernetes.io/zone", zone)).endMetadata()
-                .withNewSpec().endSpec().withNewStatus().addNewCondition().withType("Ready")
-                .withStatus(ready ? "True" : "False").endCondition().endStatus().build();
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(Map.of("kubernetes.io/hostname", name, "topology.kubernetes.io/zone", zone))
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus(ready ? "True" : "False")
+                .endCondition()
+                .endStatus()
+                .build();
     }
 
     private static Node tainted(Node node) {
-        node.getSpec().setTaints(List.of(new io.fabric8.kubernetes.api.model.TaintBuilder()
-                .withKey("node.kubernetes.io/unreachable").withEffect("NoSchedule").build()));
+        node.getSpec()
+                .setTaints(List.of(new io.fabric8.kubernetes.api.model.TaintBuilder()
+                        .withKey("node.kubernetes.io/unreachable")
+                        .withEffect("NoSchedule")
+                        .build()));
         return node;
     }
 
     private static Pod pod(String name, Map<String, String> labels) {
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace("ns").withUid(name).withLabels(labels)
-                .endMetadata().withNewSpec().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("ns")
+                .withUid(name)
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .build();
     }
 
     private static Pod member(String name) {
         Pod pod = pod(name, Map.of("app", "etcd"));
-        pod.getSpec().setAffinity(new io.fabric8.kubernetes.api.model.AffinityBuilder().withNewPodAntiAffinity()
-                .addNewRequiredDuringSchedulingIgnoredDuringExecution().withNewLabelSelector()
-                .addToMatchLabels("app", "etcd").endLabelSelector().withTopologyKey("kubernetes.io/hostname")
-                .endRequiredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().build());
+        pod.getSpec()
+                .setAffinity(new io.fabric8.kubernetes.api.model.AffinityBuilder()
+                        .withNewPodAntiAffinity()
+                        .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                        .withNewLabelSelector()
+                        .addToMatchLabels("app", "etcd")
+                        .endLabelSelector()
+                        .withTopologyKey("kubernetes.io/hostname")
+                        .endRequiredDuringSchedulingIgnoredDuringExecution()
+                        .endPodAntiAffinity()
+                        .build());
         return pod;
     }
 }

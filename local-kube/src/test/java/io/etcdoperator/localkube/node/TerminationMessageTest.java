@@ -18,12 +18,16 @@ class TerminationMessageTest {
     @TempDir
     Path pod;
 
-    private final Container fallback = new ContainerBuilder().withName("agent")
-            .withTerminationMessagePath(null).withTerminationMessagePolicy("FallbackToLogsOnError").build();
+    private final Container fallback = new ContainerBuilder()
+            .withName("agent")
+            .withTerminationMessagePath(null)
+            .withTerminationMessagePolicy("FallbackToLogsOnError")
+            .build();
 
     @Test
     void theFileIsBoundAtTheContainersPathAndEmptiedForEachRun() throws IOException {
-        Container custom = new ContainerBuilder(fallback).withTerminationMessagePath(pod.resolve("t/msg").toString())
+        Container custom = new ContainerBuilder(fallback)
+                .withTerminationMessagePath(pod.resolve("t/msg").toString())
                 .build();
 
         ContainerLaunch.Mount mount = TerminationMessage.prepare(pod, custom);
@@ -48,7 +52,9 @@ class TerminationMessageTest {
     void theLogTailIsUsedOnlyForAFailedSilentRunWithTheFallbackPolicy() throws IOException {
         Path log = Files.writeString(pod.resolve("0.log"), "starting\nboom\n");
         TerminationMessage.prepare(pod, withPath(fallback));
-        Container plain = new ContainerBuilder(fallback).withTerminationMessagePolicy("File").build();
+        Container plain = new ContainerBuilder(fallback)
+                .withTerminationMessagePolicy("File")
+                .build();
 
         assertThat(TerminationMessage.read(pod, fallback, 1, Optional.of(log))).isEqualTo("starting\nboom");
         assertThat(TerminationMessage.read(pod, fallback, 0, Optional.of(log))).isNull();
@@ -61,13 +67,17 @@ class TerminationMessageTest {
         Path log = Files.writeString(pod.resolve("0.log"), lines);
         Path longLines = Files.writeString(pod.resolve("1.log"), ("y".repeat(100) + "\n").repeat(50) + "end");
 
-        assertThat(TerminationMessage.tail(log)).startsWith("line 120\n").endsWith("line 199").hasLineCount(80);
+        assertThat(TerminationMessage.tail(log))
+                .startsWith("line 120\n")
+                .endsWith("line 199")
+                .hasLineCount(80);
         assertThat(TerminationMessage.tail(longLines)).hasSize(2048).endsWith("\nend");
     }
 
     /** Keeps the test away from the host's /dev/termination-log. */
     private Container withPath(Container container) {
-        return new ContainerBuilder(container).withTerminationMessagePath(pod.resolve("termination-target").toString())
+        return new ContainerBuilder(container)
+                .withTerminationMessagePath(pod.resolve("termination-target").toString())
                 .build();
     }
 }

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class SimulatedClusterTest {
 
     private final MovableClock clock = new MovableClock();
-    private final SimulatedCluster cluster = SimulatedCluster.seed(clock, EtcdRules.etcdDefaults(), "3.5.16", "m0",
-            "http://m0:2380", "http://m0:2379");
+    private final SimulatedCluster cluster =
+            SimulatedCluster.seed(clock, EtcdRules.etcdDefaults(), "3.5.16", "m0", "http://m0:2380", "http://m0:2379");
 
     @Test
     void theSeedLeadsAloneAndListsItselfStarted() {
@@ -34,7 +34,9 @@ class SimulatedClusterTest {
         assertThat(added.name()).isEmpty();
         assertThat(added.clientUrl()).isNull();
         assertThat(cluster.start("http://m1:2380", "m1", "http://m1:2379")).contains(added.id());
-        assertThat(cluster.members()).filteredOn(m -> m.id() == added.id()).singleElement()
+        assertThat(cluster.members())
+                .filteredOn(m -> m.id() == added.id())
+                .singleElement()
                 .satisfies(m -> assertThat(m.name()).isEqualTo("m1"));
         assertThat(cluster.start("http://unknown:2380", "x", "http://x:2379")).isEmpty();
     }
@@ -42,21 +44,27 @@ class SimulatedClusterTest {
     @Test
     void onlyOneLearnerAtATime() {
         cluster.add("http://m1:2380", true);
-        assertRefused(() -> cluster.add("http://m2:2380", true), Status.Code.FAILED_PRECONDITION,
+        assertRefused(
+                () -> cluster.add("http://m2:2380", true),
+                Status.Code.FAILED_PRECONDITION,
                 "too many learner members in cluster");
     }
 
     @Test
     void aPeerUrlIsAddedOnce() {
         cluster.add("http://m1:2380", true);
-        assertRefused(() -> cluster.add("http://m1:2380", false), Status.Code.FAILED_PRECONDITION,
+        assertRefused(
+                () -> cluster.add("http://m1:2380", false),
+                Status.Code.FAILED_PRECONDITION,
                 "Peer URLs already exists");
     }
 
     @Test
     void aLearnerIsPromotedOnlyOnceInSync() {
         long learner = cluster.add("http://m1:2380", true).id();
-        assertRefused(() -> cluster.promote(learner), Status.Code.FAILED_PRECONDITION,
+        assertRefused(
+                () -> cluster.promote(learner),
+                Status.Code.FAILED_PRECONDITION,
                 "can only promote a learner member which is in sync with leader");
         cluster.start("http://m1:2380", "m1", "http://m1:2379");
         clock.advance(Duration.ofMillis(999));
@@ -64,8 +72,8 @@ class SimulatedClusterTest {
         clock.advance(Duration.ofMillis(1));
         cluster.promote(learner);
         assertThat(cluster.status(learner).learner()).isFalse();
-        assertRefused(() -> cluster.promote(learner), Status.Code.FAILED_PRECONDITION,
-                "can only promote a learner member");
+        assertRefused(
+                () -> cluster.promote(learner), Status.Code.FAILED_PRECONDITION, "can only promote a learner member");
     }
 
     @Test
@@ -81,7 +89,9 @@ class SimulatedClusterTest {
     @Test
     void aVoterIsNotAddedWhenTooFewVotersWouldBeStarted() {
         // 1 voter up of 1: a second voter makes 2, whose quorum (2) the one started voter cannot reach
-        assertRefused(() -> cluster.add("http://m1:2380", false), Status.Code.FAILED_PRECONDITION,
+        assertRefused(
+                () -> cluster.add("http://m1:2380", false),
+                Status.Code.FAILED_PRECONDITION,
                 "not enough started members");
     }
 
@@ -104,8 +114,8 @@ class SimulatedClusterTest {
         clock.advance(Duration.ofSeconds(5));
         long learner = cluster.add("http://m2:2380", true).id();
         assertRefused(() -> cluster.moveLeader(m1, seed), Status.Code.FAILED_PRECONDITION, "not leader");
-        assertRefused(() -> cluster.moveLeader(seed, learner), Status.Code.FAILED_PRECONDITION,
-                "bad leader transferee");
+        assertRefused(
+                () -> cluster.moveLeader(seed, learner), Status.Code.FAILED_PRECONDITION, "bad leader transferee");
         long term = cluster.raftTerm();
         cluster.moveLeader(seed, m1);
         assertThat(cluster.status(seed).leader()).isEqualTo(m1);
@@ -130,13 +140,15 @@ class SimulatedClusterTest {
     @Test
     void authNeedsRootThenTokens() {
         assertRefused(cluster::enableAuth, Status.Code.FAILED_PRECONDITION, "root user does not exist");
-        assertRefused(() -> cluster.authenticate("root", "pw"), Status.Code.FAILED_PRECONDITION,
+        assertRefused(
+                () -> cluster.authenticate("root", "pw"),
+                Status.Code.FAILED_PRECONDITION,
                 "authentication is not enabled");
         cluster.addUser("root", "pw");
         cluster.enableAuth();
         assertRefused(() -> cluster.authorize(null), Status.Code.INVALID_ARGUMENT, "user name is empty");
-        assertRefused(() -> cluster.authenticate("root", "wrong"), Status.Code.INVALID_ARGUMENT,
-                "authentication failed");
+        assertRefused(
+                () -> cluster.authenticate("root", "wrong"), Status.Code.INVALID_ARGUMENT, "authentication failed");
         cluster.authorize(cluster.authenticate("root", "pw"));
     }
 

@@ -46,23 +46,33 @@ class SimulatedEtcdTest {
 
         var list = ClusterGrpc.newBlockingStub(channel).memberList(MemberListRequest.getDefaultInstance());
         assertThat(list.getHeader().getClusterId()).isEqualTo(seed.cluster().clusterId());
-        assertThat(list.getMembersList()).singleElement().satisfies(m -> assertThat(m.getName()).isEqualTo("m0"));
+        assertThat(list.getMembersList())
+                .singleElement()
+                .satisfies(m -> assertThat(m.getName()).isEqualTo("m0"));
 
         assertThat(start(flags("m1", joinerPort, false))).as("unknown peer URL").isEmpty();
-        var added = ClusterGrpc.newBlockingStub(channel).memberAdd(MemberAddRequest.newBuilder()
-                .addPeerURLs(flags("m1", joinerPort, false).peerUrl()).setIsLearner(true).build());
+        var added = ClusterGrpc.newBlockingStub(channel)
+                .memberAdd(MemberAddRequest.newBuilder()
+                        .addPeerURLs(flags("m1", joinerPort, false).peerUrl())
+                        .setIsLearner(true)
+                        .build());
         assertThat(added.getMember().getIsLearner()).isTrue();
         assertThat(added.getMembersList()).hasSize(2);
 
-        MemberRemoveRequest promote = MemberRemoveRequest.newBuilder().setID(added.getMember().getID()).build();
-        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(channel, ClusterService.MEMBER_PROMOTE,
-                CallOptions.DEFAULT, promote)).isInstanceOfSatisfying(StatusRuntimeException.class,
-                e -> assertThat(e.getStatus().getDescription())
-                        .isEqualTo("etcdserver: can only promote a learner member which is in sync with leader"));
+        MemberRemoveRequest promote = MemberRemoveRequest.newBuilder()
+                .setID(added.getMember().getID())
+                .build();
+        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(
+                        channel, ClusterService.MEMBER_PROMOTE, CallOptions.DEFAULT, promote))
+                .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getDescription())
+                                .isEqualTo(
+                                        "etcdserver: can only promote a learner member which is in sync with leader"));
 
         assertThat(start(flags("m1", joinerPort, false))).isPresent();
-        StatusResponse status = MaintenanceGrpc.newBlockingStub(channel(joinerPort))
-                .status(StatusRequest.getDefaultInstance());
+        StatusResponse status =
+                MaintenanceGrpc.newBlockingStub(channel(joinerPort)).status(StatusRequest.getDefaultInstance());
         assertThat(status.getLeader()).isEqualTo(seed.memberId());
         assertThat(status.getHeader().getMemberId()).isEqualTo(added.getMember().getID());
         assertThat(status.getVersion()).isEqualTo("3.5.16");
@@ -76,14 +86,17 @@ class SimulatedEtcdTest {
     }
 
     private static EtcdFlags flags(String name, int clientPort, boolean seed) {
-        List<String> args = List.of("--name=" + name, "--initial-advertise-peer-urls=http://" + name + ":2380",
+        List<String> args = List.of(
+                "--name=" + name,
+                "--initial-advertise-peer-urls=http://" + name + ":2380",
                 "--advertise-client-urls=http://127.0.0.1:" + clientPort,
                 "--initial-cluster-state=" + (seed ? "new" : "existing"));
         return EtcdFlags.parse(args, "quay.io/coreos/etcd:v3.5.16").orElseThrow();
     }
 
     private ManagedChannel channel(int port) {
-        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        ManagedChannel channel =
+                NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
         opened.add(channel::shutdownNow);
         return channel;
     }

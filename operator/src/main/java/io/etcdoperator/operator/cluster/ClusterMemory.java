@@ -7,5 +7,5 @@ package io.etcdoperator.operator.cluster;
 @FunctionalInterface
 interface ClusterMemory {
 
-  void forget(String namespace, String name);
+    void forget(String namespace, String name);
 }

@@ -60,366 +60,490 @@ import org.slf4j.LoggerFactory;
  */
 public class ClusterObserver {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ClusterObserver.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterObserver.class);
 
-  /** The observation plus the objects and the cluster's pooled etcd connection (if it answered) for the executor. */
-  public record Observation(ObservedCluster cluster, List<EtcdMember> members, Optional<EtcdAdmin> etcd) {
+    /** The observation plus the objects and the cluster's pooled etcd connection (if it answered) for the executor. */
+    public record Observation(ObservedCluster cluster, List<EtcdMember> members, Optional<EtcdAdmin> etcd) {
 
-    public Optional<EtcdMember> member(String name) {
-      return members.stream().filter(m -> m.getMetadata().getName().equals(name)).findFirst();
+        public Optional<EtcdMember> member(String name) {
+            return members.stream()
+                    .filter(m -> m.getMetadata().getName().equals(name))
+                    .findFirst();
+        }
     }
-  }
 
-  private final KubernetesClient client;
-  private final EtcdDialer dialer;
-  private final NodeReadiness nodes;
-  private final SpaceRecoveries spaceRecoveries;
-  private final LossEvidence evidence;
-  private final RootDial rootDial;
-  private final AllLostRecourse recourse;
-  private final PodRevisions revisions = new PodRevisions();
+    private final KubernetesClient client;
+    private final EtcdDialer dialer;
+    private final NodeReadiness nodes;
+    private final SpaceRecoveries spaceRecoveries;
+    private final LossEvidence evidence;
+    private final RootDial rootDial;
+    private final AllLostRecourse recourse;
+    private final PodRevisions revisions = new PodRevisions();
 
-  ClusterObserver(KubernetesClient client, EtcdDialer dialer, SpaceRecoveries spaceRecoveries,
-      LossEvidence evidence) {
-    this.client = client;
-    this.evidence = evidence;
-    this.rootDial = new RootDial(dialer);
-    this.recourse = new AllLostRecourse(client);
-    this.dialer = dialer;
-    this.spaceRecoveries = spaceRecoveries;
-    this.nodes = new NodeReadiness(client);
-  }
-
-  /** Everything one pass decides on, the Kubernetes objects from {@code reads}. */
-  public Observation observe(EtcdCluster cluster, Instant now, KubeReads reads) {
-    String ns = cluster.getMetadata().getNamespace();
-    String name = cluster.getMetadata().getName();
-    List<EtcdMember> members = reads.members(ns, name);
-    Map<String, Pod> labelled = byName(reads.pods(ns, name));
-    Map<String, Pod> pods = MemberPodIdentity.byOwner(members, labelled, pod -> reads.pod(ns, pod).orElse(null));
-    Map<String, PersistentVolumeClaim> pvcs = byName(reads.volumes(ns, name));
-    List<EtcdDefrag> defrags = reads.defrags(ns);
-    Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
-        .filter(s -> !s.isBlank()).map(ClusterId::parse);
-    // the members' own Pods and the labelled ones: a stranded Pod's member is gone, so only the label finds it
-    Set<Pod> all = new HashSet<>(labelled.values());
-    all.addAll(pods.values());
-    Map<String, ObservedMember.NodeDown> down = nodes.down(all);
-    List<ObservedCluster.StrandedPod> stranded = stranded(members, labelled, down);
-    Optional<Instant> restartAt = restartAt(cluster);
-    ObservedClusterSpec target = cluster.getStatus().getObserved();
-    Optional<Maintenance.QuorumRecovery> recovery = RecoveryRequest.read(cluster, members, pods);
-    List<URI> endpoints = recovery.flatMap(Maintenance.QuorumRecovery::flagged)
-        .map(flagged -> members.stream().filter(m -> m.getMetadata().getName().equals(flagged)).map(Names::clientUrl)
-            .toList()) // while it runs alone, the dropped members' endpoints could only time out
-        .orElseGet(() -> endpoints(members, clusterId.isPresent()));
-    ObservedCluster.AuthView notAsked = authView(cluster, Optional.empty());
-    Maintenance unreached = new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(), recovery);
-    if (endpoints.isEmpty()) {
-      List<ObservedMember> seen = observed(members, pods, pvcs, target, restartAt, now, null, null, cluster, down);
-      return new Observation(new ObservedCluster(clusterId, seen, EtcdView.NOT_ASKED, notAsked, unreached, now, stranded,
-          recourse.of(cluster, seen)), members, Optional.empty());
+    ClusterObserver(
+            KubernetesClient client, EtcdDialer dialer, SpaceRecoveries spaceRecoveries, LossEvidence evidence) {
+        this.client = client;
+        this.evidence = evidence;
+        this.rootDial = new RootDial(dialer);
+        this.recourse = new AllLostRecourse(client);
+        this.dialer = dialer;
+        this.spaceRecoveries = spaceRecoveries;
+        this.nodes = new NodeReadiness(client);
     }
-    EtcdAdmin etcd = null;
-    try {
-      RootPasswords.View passwords = dialer.passwords(cluster);
-      RootDial.Dialled dialled = rootDial.dial(cluster, endpoints, passwords);
-      etcd = dialled.etcd();
-      Membership membership = dialled.membership();
-      List<ObservedMember> observed = observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster,
-          down);
-      ObservedCluster.AuthView auth = authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()),
-          dialled.password());
-      ObservedCluster seen = new ObservedCluster(clusterId, observed, new EtcdView.Reached(membership), auth,
-          maintenance(cluster, recovery, etcd, defrags, now), now, stranded, recourse.of(cluster, observed),
-          RetainedVolumes.observed(pvcs.values(), cluster.getSpec().getRetainedVolumeSeconds()));
-      return new Observation(seen, members, Optional.of(etcd));
-    } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
-      if (etcd != null) {
-        dialer.discard(cluster); // the next pass dials afresh
-      }
-      EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
-      List<ObservedMember> seen = observed(members, pods, pvcs, target, restartAt, now, null, null, cluster, down);
-      return new Observation(new ObservedCluster(clusterId, seen, view, notAsked, unreached, now, stranded,
-          recourse.of(cluster, seen)), members, Optional.empty());
+
+    /** Everything one pass decides on, the Kubernetes objects from {@code reads}. */
+    public Observation observe(EtcdCluster cluster, Instant now, KubeReads reads) {
+        String ns = cluster.getMetadata().getNamespace();
+        String name = cluster.getMetadata().getName();
+        List<EtcdMember> members = reads.members(ns, name);
+        Map<String, Pod> labelled = byName(reads.pods(ns, name));
+        Map<String, Pod> pods = MemberPodIdentity.byOwner(
+                members, labelled, pod -> reads.pod(ns, pod).orElse(null));
+        Map<String, PersistentVolumeClaim> pvcs = byName(reads.volumes(ns, name));
+        List<EtcdDefrag> defrags = reads.defrags(ns);
+        Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
+                .filter(s -> !s.isBlank())
+                .map(ClusterId::parse);
+        // the members' own Pods and the labelled ones: a stranded Pod's member is gone, so only the label finds it
+        Set<Pod> all = new HashSet<>(labelled.values());
+        all.addAll(pods.values());
+        Map<String, ObservedMember.NodeDown> down = nodes.down(all);
+        List<ObservedCluster.StrandedPod> stranded = stranded(members, labelled, down);
+        Optional<Instant> restartAt = restartAt(cluster);
+        ObservedClusterSpec target = cluster.getStatus().getObserved();
+        Optional<Maintenance.QuorumRecovery> recovery = RecoveryRequest.read(cluster, members, pods);
+        List<URI> endpoints = recovery.flatMap(Maintenance.QuorumRecovery::flagged)
+                .map(flagged -> members.stream()
+                        .filter(m -> m.getMetadata().getName().equals(flagged))
+                        .map(Names::clientUrl)
+                        .toList()) // while it runs alone, the dropped members' endpoints could only time out
+                .orElseGet(() -> endpoints(members, clusterId.isPresent()));
+        ObservedCluster.AuthView notAsked = authView(cluster, Optional.empty());
+        Maintenance unreached = new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(), recovery);
+        if (endpoints.isEmpty()) {
+            List<ObservedMember> seen =
+                    observed(members, pods, pvcs, target, restartAt, now, null, null, cluster, down);
+            return new Observation(
+                    new ObservedCluster(
+                            clusterId,
+                            seen,
+                            EtcdView.NOT_ASKED,
+                            notAsked,
+                            unreached,
+                            now,
+                            stranded,
+                            recourse.of(cluster, seen)),
+                    members,
+                    Optional.empty());
+        }
+        EtcdAdmin etcd = null;
+        try {
+            RootPasswords.View passwords = dialer.passwords(cluster);
+            RootDial.Dialled dialled = rootDial.dial(cluster, endpoints, passwords);
+            etcd = dialled.etcd();
+            Membership membership = dialled.membership();
+            List<ObservedMember> observed =
+                    observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster, down);
+            ObservedCluster.AuthView auth =
+                    authView(cluster, probeAuth(cluster, etcd, clusterId.isPresent()), dialled.password());
+            ObservedCluster seen = new ObservedCluster(
+                    clusterId,
+                    observed,
+                    new EtcdView.Reached(membership),
+                    auth,
+                    maintenance(cluster, recovery, etcd, defrags, now),
+                    now,
+                    stranded,
+                    recourse.of(cluster, observed),
+                    RetainedVolumes.observed(pvcs.values(), cluster.getSpec().getRetainedVolumeSeconds()));
+            return new Observation(seen, members, Optional.of(etcd));
+        } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
+            if (etcd != null) {
+                dialer.discard(cluster); // the next pass dials afresh
+            }
+            EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
+            List<ObservedMember> seen =
+                    observed(members, pods, pvcs, target, restartAt, now, null, null, cluster, down);
+            return new Observation(
+                    new ObservedCluster(
+                            clusterId, seen, view, notAsked, unreached, now, stranded, recourse.of(cluster, seen)),
+                    members,
+                    Optional.empty());
+        }
     }
-  }
 
-  private static <R extends HasMetadata> Map<String, R> byName(List<R> objects) {
-    return objects.stream().collect(Collectors.toMap(o -> o.getMetadata().getName(), Function.identity(), (a, b) -> a));
-  }
-
-  private List<ObservedMember> observed(List<EtcdMember> members, Map<String, Pod> pods,
-      Map<String, PersistentVolumeClaim> pvcs, ObservedClusterSpec target,
-      Optional<Instant> restartAt, Instant now, EtcdAdmin etcd, Membership membership, EtcdCluster cluster,
-      Map<String, ObservedMember.NodeDown> down) {
-    String uid = cluster.getMetadata().getUid();
-    List<ObservedMember> out = new ArrayList<>();
-    Map<String, String> secretVersions = new HashMap<>();
-    for (EtcdMember listed : members) {
-      EtcdMember m = TlsSecretLookup.stamped(dialer.secrets(), listed, secretVersions);
-      Pod pod = pods.get(m.getMetadata().getName());
-      Optional<EndpointStatus> endpoint = etcd == null ? Optional.empty()
-          : endpointStatus(m, pod, etcd, membership, now);
-      PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
-      Optional<RestartReason> why = outdated(m, pod, target, restartAt, now, revisions)
-          .or(() -> seedStartsNew(m, pod, cluster.getStatus().getClusterID() != null));
-      Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod).filter(p -> !MemberPods.ready(p))
-          .map(p -> down.get(p.getSpec().getNodeName()));
-      out.add(noted(cluster, toObserved(m, uid, pod, why, endpoint, servesBeforeProbe(m, pod, endpoint, now),
-          volumeBehind(pvc, target), nodeDown, PodScheduling.unrunnable(pod, PodScheduling.progressDeadline(cluster))), now));
+    private static <R extends HasMetadata> Map<String, R> byName(List<R> objects) {
+        return objects.stream()
+                .collect(Collectors.toMap(o -> o.getMetadata().getName(), Function.identity(), (a, b) -> a));
     }
-    if (!CachePass.running()) {
-      evidence.retain(cluster, members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet()));
+
+    private List<ObservedMember> observed(
+            List<EtcdMember> members,
+            Map<String, Pod> pods,
+            Map<String, PersistentVolumeClaim> pvcs,
+            ObservedClusterSpec target,
+            Optional<Instant> restartAt,
+            Instant now,
+            EtcdAdmin etcd,
+            Membership membership,
+            EtcdCluster cluster,
+            Map<String, ObservedMember.NodeDown> down) {
+        String uid = cluster.getMetadata().getUid();
+        List<ObservedMember> out = new ArrayList<>();
+        Map<String, String> secretVersions = new HashMap<>();
+        for (EtcdMember listed : members) {
+            EtcdMember m = TlsSecretLookup.stamped(dialer.secrets(), listed, secretVersions);
+            Pod pod = pods.get(m.getMetadata().getName());
+            Optional<EndpointStatus> endpoint =
+                    etcd == null ? Optional.empty() : endpointStatus(m, pod, etcd, membership, now);
+            PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
+            Optional<RestartReason> why = outdated(m, pod, target, restartAt, now, revisions)
+                    .or(() -> seedStartsNew(m, pod, cluster.getStatus().getClusterID() != null));
+            Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod)
+                    .filter(p -> !MemberPods.ready(p))
+                    .map(p -> down.get(p.getSpec().getNodeName()));
+            out.add(noted(
+                    cluster,
+                    toObserved(
+                            m,
+                            uid,
+                            pod,
+                            why,
+                            endpoint,
+                            servesBeforeProbe(m, pod, endpoint, now),
+                            volumeBehind(pvc, target),
+                            nodeDown,
+                            PodScheduling.unrunnable(pod, PodScheduling.progressDeadline(cluster))),
+                    now));
+        }
+        if (!CachePass.running()) {
+            evidence.retain(
+                    cluster,
+                    members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet()));
+        }
+        return out;
     }
-    return out;
-  }
 
-  /** Only what the API server showed counts as a sighting: a cache may show a past the member has left. */
-  private ObservedMember noted(EtcdCluster cluster, ObservedMember member, Instant now) {
-    return CachePass.running() ? evidence.seen(cluster, member) : evidence.note(cluster, member, now);
-  }
-
-  /**
-   * Alarms (one cheap call: a CORRUPT alarm must stop everything even when no member looks unhealthy), the quota the
-   * members run with, and the oldest unfinished EtcdDefrag of the cluster.
-   */
-  private Maintenance maintenance(EtcdCluster cluster, Optional<Maintenance.QuorumRecovery> recovery, EtcdAdmin etcd,
-      List<EtcdDefrag> defrags, Instant now) {
-    List<Alarm> alarms;
-    boolean observedAlarms = true;
-    try {
-      alarms = etcd.alarms();
-    } catch (EtcdException e) {
-      observedAlarms = false;
-      LOG.atDebug().addKeyValue("error", e.getMessage()).log("alarms not observed");
-      alarms = List.of();
+    /** Only what the API server showed counts as a sighting: a cache may show a past the member has left. */
+    private ObservedMember noted(EtcdCluster cluster, ObservedMember member, Instant now) {
+        return CachePass.running() ? evidence.seen(cluster, member) : evidence.note(cluster, member, now);
     }
-    ObservedClusterSpec target = cluster.getStatus().getObserved();
-    long quota = target == null ? Maintenance.DEFAULT_QUOTA
-        : BackendQuota.bytes(target.getOptions(), target.getStorage());
-    if (observedAlarms && alarms.stream().noneMatch(a -> a.kind() == Alarm.Kind.NOSPACE)) {
-      spaceRecoveries.forget(cluster);
+
+    /**
+     * Alarms (one cheap call: a CORRUPT alarm must stop everything even when no member looks unhealthy), the quota the
+     * members run with, and the oldest unfinished EtcdDefrag of the cluster.
+     */
+    private Maintenance maintenance(
+            EtcdCluster cluster,
+            Optional<Maintenance.QuorumRecovery> recovery,
+            EtcdAdmin etcd,
+            List<EtcdDefrag> defrags,
+            Instant now) {
+        List<Alarm> alarms;
+        boolean observedAlarms = true;
+        try {
+            alarms = etcd.alarms();
+        } catch (EtcdException e) {
+            observedAlarms = false;
+            LOG.atDebug().addKeyValue("error", e.getMessage()).log("alarms not observed");
+            alarms = List.of();
+        }
+        ObservedClusterSpec target = cluster.getStatus().getObserved();
+        long quota = target == null
+                ? Maintenance.DEFAULT_QUOTA
+                : BackendQuota.bytes(target.getOptions(), target.getStorage());
+        if (observedAlarms && alarms.stream().noneMatch(a -> a.kind() == Alarm.Kind.NOSPACE)) {
+            spaceRecoveries.forget(cluster);
+        }
+        return new Maintenance(
+                alarms,
+                quota,
+                DefragRuns.current(cluster, defrags, now),
+                recovery,
+                spaceRecoveries.defragmented(cluster));
     }
-    return new Maintenance(alarms, quota, DefragRuns.current(cluster, defrags, now), recovery,
-        spaceRecoveries.defragmented(cluster));
-  }
 
-
-  /**
-   * Status of a member whose Pod is ready and which etcd lists; learners answer it too. A member in its first seconds
-   * is asked as soon as its container runs and etcd lists it as started: it may serve before the kubelet's next probe.
-   */
-  private static Optional<EndpointStatus> endpointStatus(EtcdMember m, Pod pod, EtcdAdmin etcd, Membership membership,
-      Instant now) {
-    Optional<Member> entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
-    boolean ask = pod != null && entry.isPresent()
-        && (MemberPods.ready(pod) || (starting(m, now) && entry.get().started() && MemberPods.running(pod)));
-    if (!ask) {
-      return Optional.empty();
+    /**
+     * Status of a member whose Pod is ready and which etcd lists; learners answer it too. A member in its first seconds
+     * is asked as soon as its container runs and etcd lists it as started: it may serve before the kubelet's next probe.
+     */
+    private static Optional<EndpointStatus> endpointStatus(
+            EtcdMember m, Pod pod, EtcdAdmin etcd, Membership membership, Instant now) {
+        Optional<Member> entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
+        boolean ask = pod != null
+                && entry.isPresent()
+                && (MemberPods.ready(pod) || (starting(m, now) && entry.get().started() && MemberPods.running(pod)));
+        if (!ask) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(etcd.status(Names.clientUrl(m)));
+        } catch (EtcdException e) {
+            LOG.atDebug()
+                    .addKeyValue("member", m.getMetadata().getName())
+                    .addKeyValue("error", e.getMessage())
+                    .log("endpoint status not observed");
+            return Optional.empty();
+        }
     }
-    try {
-      return Optional.of(etcd.status(Names.clientUrl(m)));
-    } catch (EtcdException e) {
-      LOG.atDebug().addKeyValue("member", m.getMetadata().getName()).addKeyValue("error", e.getMessage())
-          .log("endpoint status not observed");
-      return Optional.empty();
+
+    /** Asked only while spec.auth wants it and status has not latched it: a converged cluster is never probed again. */
+    private static Optional<Boolean> probeAuth(EtcdCluster cluster, EtcdAdmin etcd, boolean formed) {
+        ObservedCluster.AuthView view = authView(cluster, Optional.empty());
+        if (!view.wanted() || view.latched() || !formed) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(etcd.authEnabled());
+        } catch (EtcdException e) {
+            return Optional.empty();
+        }
     }
-  }
 
-  /** Asked only while spec.auth wants it and status has not latched it: a converged cluster is never probed again. */
-  private static Optional<Boolean> probeAuth(EtcdCluster cluster, EtcdAdmin etcd, boolean formed) {
-    ObservedCluster.AuthView view = authView(cluster, Optional.empty());
-    if (!view.wanted() || view.latched() || !formed) {
-      return Optional.empty();
+    private static ObservedCluster.AuthView authView(EtcdCluster cluster, Optional<Boolean> etcdRequiresAuth) {
+        return authView(cluster, etcdRequiresAuth, ObservedCluster.RootPassword.IN_STEP);
     }
-    try {
-      return Optional.of(etcd.authEnabled());
-    } catch (EtcdException e) {
-      return Optional.empty();
+
+    private static ObservedCluster.AuthView authView(
+            EtcdCluster cluster, Optional<Boolean> etcdRequiresAuth, ObservedCluster.RootPassword password) {
+        var auth = cluster.getSpec().getAuth();
+        boolean wanted = auth != null && Boolean.TRUE.equals(auth.getEnabled());
+        boolean latched = Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
+        return new ObservedCluster.AuthView(wanted, latched, etcdRequiresAuth, password);
     }
-  }
 
-  private static ObservedCluster.AuthView authView(EtcdCluster cluster, Optional<Boolean> etcdRequiresAuth) {
-    return authView(cluster, etcdRequiresAuth, ObservedCluster.RootPassword.IN_STEP);
-  }
-
-  private static ObservedCluster.AuthView authView(EtcdCluster cluster, Optional<Boolean> etcdRequiresAuth,
-      ObservedCluster.RootPassword password) {
-    var auth = cluster.getSpec().getAuth();
-    boolean wanted = auth != null && Boolean.TRUE.equals(auth.getEnabled());
-    boolean latched = Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
-    return new ObservedCluster.AuthView(wanted, latched, etcdRequiresAuth, password);
-  }
-
-  /**
-   * Why this member's Pod is not what the latched target builds, if it is not. A Pod without a revision (created by
-   * an older operator) counts as built from its EtcdMember's spec.
-   */
-  static Optional<RestartReason> outdated(EtcdMember m, Pod pod, ObservedClusterSpec target,
-      Optional<Instant> restartAt, Instant now, PodRevisions revisions) {
-    String initial = m.getSpec().getInitialCluster();
-    if (target == null || initial == null || initial.isEmpty() || Boolean.TRUE.equals(m.getSpec().getDormant())) {
-      return Optional.empty();
+    /**
+     * Why this member's Pod is not what the latched target builds, if it is not. A Pod without a revision (created by
+     * an older operator) counts as built from its EtcdMember's spec.
+     */
+    static Optional<RestartReason> outdated(
+            EtcdMember m,
+            Pod pod,
+            ObservedClusterSpec target,
+            Optional<Instant> restartAt,
+            Instant now,
+            PodRevisions revisions) {
+        String initial = m.getSpec().getInitialCluster();
+        if (target == null
+                || initial == null
+                || initial.isEmpty()
+                || Boolean.TRUE.equals(m.getSpec().getDormant())) {
+            return Optional.empty();
+        }
+        Pod live = pod == null || pod.getMetadata().getDeletionTimestamp() != null ? null : pod;
+        String wanted = revisions.wanted(m, target);
+        String has = Optional.ofNullable(live)
+                .map(p -> p.getMetadata().getAnnotations())
+                .map(a -> a.get(EtcdOperatorApi.ANNOTATION_REVISION))
+                .orElseGet(() -> MemberPods.revision(m));
+        if (!wanted.equals(has)) {
+            if (!Objects.equals(m.getSpec().getVersion(), target.getVersion())) {
+                return Optional.of(RestartReason.VERSION_CHANGED);
+            }
+            Map<String, String> wants = m.getMetadata().getAnnotations() == null
+                    ? Map.of()
+                    : m.getMetadata().getAnnotations();
+            Map<String, String> runs = live == null || live.getMetadata().getAnnotations() == null
+                    ? Map.of()
+                    : live.getMetadata().getAnnotations();
+            boolean materialChanged = live != null
+                    && (!MemberMaterial.fromAnnotations(wants).equals(MemberMaterial.fromAnnotations(runs))
+                            || !Objects.equals(
+                                    wants.get(TlsSecretVersions.ANNOTATION), runs.get(TlsSecretVersions.ANNOTATION)));
+            return Optional.of(materialChanged ? RestartReason.CERTIFICATE_RENEWED : RestartReason.SPEC_CHANGED);
+        }
+        boolean requested = live != null
+                && restartAt
+                        .filter(at -> !at.isAfter(now))
+                        .map(at -> Instant.parse(live.getMetadata().getCreationTimestamp())
+                                .isBefore(at))
+                        .orElse(false);
+        return requested ? Optional.of(RestartReason.RESTART_REQUESTED) : Optional.empty();
     }
-    Pod live = pod == null || pod.getMetadata().getDeletionTimestamp() != null ? null : pod;
-    String wanted = revisions.wanted(m, target);
-    String has = Optional.ofNullable(live).map(p -> p.getMetadata().getAnnotations())
-        .map(a -> a.get(EtcdOperatorApi.ANNOTATION_REVISION)).orElseGet(() -> MemberPods.revision(m));
-    if (!wanted.equals(has)) {
-      if (!Objects.equals(m.getSpec().getVersion(), target.getVersion())) {
-        return Optional.of(RestartReason.VERSION_CHANGED);
-      }
-      Map<String, String> wants = m.getMetadata().getAnnotations() == null ? Map.of() : m.getMetadata().getAnnotations();
-      Map<String, String> runs = live == null || live.getMetadata().getAnnotations() == null ? Map.of()
-          : live.getMetadata().getAnnotations();
-      boolean materialChanged = live != null && (!MemberMaterial.fromAnnotations(wants)
-          .equals(MemberMaterial.fromAnnotations(runs))
-          || !Objects.equals(wants.get(TlsSecretVersions.ANNOTATION), runs.get(TlsSecretVersions.ANNOTATION)));
-      return Optional.of(materialChanged ? RestartReason.CERTIFICATE_RENEWED : RestartReason.SPEC_CHANGED);
+
+    /**
+     * A PVC seed whose running Pod still says --initial-cluster-state=new (its first start) would form a second cluster
+     * if its volume came back empty; restarted once with existing, such a start fails instead and is seen as DataLost.
+     * Memory seeds keep their tmpfs across container restarts and lose it only with the Pod, which replaces them.
+     */
+    static Optional<RestartReason> seedStartsNew(EtcdMember m, Pod pod, boolean formed) {
+        if (!formed
+                || pod == null
+                || pod.getMetadata().getDeletionTimestamp() != null
+                || !Boolean.TRUE.equals(m.getSpec().getBootstrap())
+                || MemberPods.memoryBacked(m.getSpec())) {
+            return Optional.empty();
+        }
+        boolean startsNew = pod.getSpec().getContainers().stream()
+                .filter(c -> MemberPods.CONTAINER.equals(c.getName()))
+                .anyMatch(c -> c.getArgs() != null && c.getArgs().contains("--initial-cluster-state=new"));
+        return startsNew ? Optional.of(RestartReason.CLUSTER_FORMED) : Optional.empty();
     }
-    boolean requested = live != null && restartAt.filter(at -> !at.isAfter(now))
-        .map(at -> Instant.parse(live.getMetadata().getCreationTimestamp()).isBefore(at)).orElse(false);
-    return requested ? Optional.of(RestartReason.RESTART_REQUESTED) : Optional.empty();
-  }
 
-  /**
-   * A PVC seed whose running Pod still says --initial-cluster-state=new (its first start) would form a second cluster
-   * if its volume came back empty; restarted once with existing, such a start fails instead and is seen as DataLost.
-   * Memory seeds keep their tmpfs across container restarts and lose it only with the Pod, which replaces them.
-   */
-  static Optional<RestartReason> seedStartsNew(EtcdMember m, Pod pod, boolean formed) {
-    if (!formed || pod == null || pod.getMetadata().getDeletionTimestamp() != null
-        || !Boolean.TRUE.equals(m.getSpec().getBootstrap()) || MemberPods.memoryBacked(m.getSpec())) {
-      return Optional.empty();
+    /** The user's "restart now" (see InstantAnnotation). */
+    static Optional<Instant> restartAt(EtcdCluster cluster) {
+        return InstantAnnotation.read(cluster, EtcdOperatorApi.ANNOTATION_RESTART_AT);
     }
-    boolean startsNew = pod.getSpec().getContainers().stream().filter(c -> MemberPods.CONTAINER.equals(c.getName()))
-        .anyMatch(c -> c.getArgs() != null && c.getArgs().contains("--initial-cluster-state=new"));
-    return startsNew ? Optional.of(RestartReason.CLUSTER_FORMED) : Optional.empty();
-  }
 
-  /** The user's "restart now" (see InstantAnnotation). */
-  static Optional<Instant> restartAt(EtcdCluster cluster) {
-    return InstantAnnotation.read(cluster, EtcdOperatorApi.ANNOTATION_RESTART_AT);
-  }
-
-
-  static Reason reasonOf(RuntimeException e, EtcdCluster cluster) {
-    boolean authWanted = cluster.getSpec().getAuth() != null && Boolean.TRUE.equals(cluster.getSpec().getAuth().getEnabled());
-    if (e instanceof EtcdException.AuthRequired && !authWanted) {
-      return Reason.AUTH_REQUIRED_NOT_CONFIGURED;
+    static Reason reasonOf(RuntimeException e, EtcdCluster cluster) {
+        boolean authWanted = cluster.getSpec().getAuth() != null
+                && Boolean.TRUE.equals(cluster.getSpec().getAuth().getEnabled());
+        if (e instanceof EtcdException.AuthRequired && !authWanted) {
+            return Reason.AUTH_REQUIRED_NOT_CONFIGURED;
+        }
+        if (e instanceof EtcdException.AuthRejected) {
+            return Reason.AUTH_CREDENTIALS_REJECTED;
+        }
+        return Reason.CLUSTER_UNREACHABLE;
     }
-    if (e instanceof EtcdException.AuthRejected) {
-      return Reason.AUTH_CREDENTIALS_REJECTED;
+
+    /** Voters with a Pod; before formation only the seed. Learners never: they refuse most RPCs. */
+    static List<URI> endpoints(List<EtcdMember> members, boolean formed) {
+        List<EtcdMember> live = members.stream()
+                .filter(m -> m.getMetadata().getDeletionTimestamp() == null)
+                .filter(m -> !Boolean.TRUE.equals(m.getSpec().getDormant()))
+                .filter(ClusterObserver::hasPod)
+                .toList();
+        if (!formed) {
+            return live.stream()
+                    .filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap()))
+                    .map(Names::clientUrl)
+                    .toList();
+        }
+        // the seed formed the cluster, so it is a voter even if a crash inside CreateSeed left isVoter unwritten
+        return live.stream()
+                .filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap())
+                        || (m.getStatus() != null
+                                && Boolean.TRUE.equals(m.getStatus().getIsVoter())))
+                .map(Names::clientUrl)
+                .toList();
     }
-    return Reason.CLUSTER_UNREACHABLE;
-  }
 
-  /** Voters with a Pod; before formation only the seed. Learners never: they refuse most RPCs. */
-  static List<URI> endpoints(List<EtcdMember> members, boolean formed) {
-    List<EtcdMember> live = members.stream()
-        .filter(m -> m.getMetadata().getDeletionTimestamp() == null)
-        .filter(m -> !Boolean.TRUE.equals(m.getSpec().getDormant()))
-        .filter(ClusterObserver::hasPod)
-        .toList();
-    if (!formed) {
-      return live.stream().filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap())).map(Names::clientUrl).toList();
+    /** The claim asks for less than the latched size (a claim being resized already asks for the new size). */
+    static boolean volumeBehind(PersistentVolumeClaim pvc, ObservedClusterSpec target) {
+        if (pvc == null
+                || target == null
+                || target.getStorage() == null
+                || target.getStorage().getSize() == null
+                || pvc.getSpec().getResources() == null
+                || pvc.getSpec().getResources().getRequests() == null) {
+            return false;
+        }
+        Quantity requested = pvc.getSpec().getResources().getRequests().get("storage");
+        return requested != null
+                && requested
+                                .getNumericalAmount()
+                                .compareTo(target.getStorage().getSize().getNumericalAmount())
+                        < 0;
     }
-    // the seed formed the cluster, so it is a voter even if a crash inside CreateSeed left isVoter unwritten
-    return live.stream()
-        .filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap())
-            || (m.getStatus() != null && Boolean.TRUE.equals(m.getStatus().getIsVoter())))
-        .map(Names::clientUrl)
-        .toList();
-  }
 
-  /** The claim asks for less than the latched size (a claim being resized already asks for the new size). */
-  static boolean volumeBehind(PersistentVolumeClaim pvc, ObservedClusterSpec target) {
-    if (pvc == null || target == null || target.getStorage() == null || target.getStorage().getSize() == null
-        || pvc.getSpec().getResources() == null || pvc.getSpec().getResources().getRequests() == null) {
-      return false;
+    /**
+     * Member Pods being deleted whose EtcdMember is gone (its finalizer ran MemberRemove) on a node that is not Ready:
+     * no kubelet will confirm their deletion.
+     */
+    static List<ObservedCluster.StrandedPod> stranded(
+            List<EtcdMember> members, Map<String, Pod> pods, Map<String, ObservedMember.NodeDown> down) {
+        Set<String> names = members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet());
+        return pods.values().stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() != null
+                        && !names.contains(p.getMetadata().getName()))
+                .filter(p -> p.getMetadata().getOwnerReferences() != null
+                        && p.getMetadata().getOwnerReferences().stream()
+                                .anyMatch(o -> EtcdMember.class.getSimpleName().equals(o.getKind())))
+                .filter(p -> down.containsKey(p.getSpec().getNodeName()))
+                .map(p -> new ObservedCluster.StrandedPod(
+                        p.getMetadata().getName(), down.get(p.getSpec().getNodeName())))
+                .toList();
     }
-    Quantity requested = pvc.getSpec().getResources().getRequests().get("storage");
-    return requested != null
-        && requested.getNumericalAmount().compareTo(target.getStorage().getSize().getNumericalAmount()) < 0;
-  }
 
-  /**
-   * Member Pods being deleted whose EtcdMember is gone (its finalizer ran MemberRemove) on a node that is not Ready:
-   * no kubelet will confirm their deletion.
-   */
-  static List<ObservedCluster.StrandedPod> stranded(List<EtcdMember> members, Map<String, Pod> pods,
-      Map<String, ObservedMember.NodeDown> down) {
-    Set<String> names = members.stream().map(m -> m.getMetadata().getName())
-        .collect(Collectors.toSet());
-    return pods.values().stream()
-        .filter(p -> p.getMetadata().getDeletionTimestamp() != null && !names.contains(p.getMetadata().getName()))
-        .filter(p -> p.getMetadata().getOwnerReferences() != null && p.getMetadata().getOwnerReferences().stream()
-            .anyMatch(o -> EtcdMember.class.getSimpleName().equals(o.getKind())))
-        .filter(p -> down.containsKey(p.getSpec().getNodeName()))
-        .map(p -> new ObservedCluster.StrandedPod(p.getMetadata().getName(), down.get(p.getSpec().getNodeName())))
-        .toList();
-  }
+    /**
+     * A member created moments ago, its member id recorded, whose etcd answers with a leader and no error serves now;
+     * its Pod's Ready follows within the kubelet's 1 s probe period. Counting it at once takes that second off every
+     * join (docs/benchmarks.md). Only new members: one restarted by a roll or a repair waits for its Pod's Ready.
+     */
+    static boolean servesBeforeProbe(EtcdMember m, Pod pod, Optional<EndpointStatus> endpoint, Instant now) {
+        boolean idKnown = m.getStatus() != null && m.getStatus().getMemberID() != null;
+        return pod != null
+                && idKnown
+                && starting(m, now)
+                && MemberPods.running(pod)
+                && endpoint.isPresent()
+                && endpoint.get().leader().value() != 0
+                && endpoint.get().errors().isEmpty();
+    }
 
-  /**
-   * A member created moments ago, its member id recorded, whose etcd answers with a leader and no error serves now;
-   * its Pod's Ready follows within the kubelet's 1 s probe period. Counting it at once takes that second off every
-   * join (docs/benchmarks.md). Only new members: one restarted by a roll or a repair waits for its Pod's Ready.
-   */
-  static boolean servesBeforeProbe(EtcdMember m, Pod pod, Optional<EndpointStatus> endpoint, Instant now) {
-    boolean idKnown = m.getStatus() != null && m.getStatus().getMemberID() != null;
-    return pod != null && idKnown && starting(m, now) && MemberPods.running(pod) && endpoint.isPresent()
-        && endpoint.get().leader().value() != 0 && endpoint.get().errors().isEmpty();
-  }
+    private static boolean starting(EtcdMember m, Instant now) {
+        String created = m.getMetadata().getCreationTimestamp();
+        return created != null
+                && Instant.parse(created)
+                        .plus(ClusterPlanner.LEARNER_START_WINDOW)
+                        .isAfter(now);
+    }
 
-  private static boolean starting(EtcdMember m, Instant now) {
-    String created = m.getMetadata().getCreationTimestamp();
-    return created != null && Instant.parse(created).plus(ClusterPlanner.LEARNER_START_WINDOW).isAfter(now);
-  }
+    static ObservedMember toObserved(
+            EtcdMember m,
+            String clusterUid,
+            Pod pod,
+            Optional<RestartReason> outdated,
+            Optional<EndpointStatus> endpoint,
+            boolean serving,
+            boolean volumeBehind,
+            Optional<ObservedMember.NodeDown> nodeDown) {
+        return toObserved(m, clusterUid, pod, outdated, endpoint, serving, volumeBehind, nodeDown, Optional.empty());
+    }
 
+    static ObservedMember toObserved(
+            EtcdMember m,
+            String clusterUid,
+            Pod pod,
+            Optional<RestartReason> outdated,
+            Optional<EndpointStatus> endpoint,
+            boolean serving,
+            boolean volumeBehind,
+            Optional<ObservedMember.NodeDown> nodeDown,
+            Optional<ObservedMember.Unrunnable> unrunnable) {
+        var status = m.getStatus();
+        String created = m.getMetadata().getCreationTimestamp();
+        boolean memory = MemberPods.memoryBacked(m.getSpec());
+        return new ObservedMember(
+                m.getMetadata().getName(),
+                created == null ? Instant.MAX : Instant.parse(created),
+                Boolean.TRUE.equals(m.getSpec().getBootstrap()),
+                m.getSpec().getInitialCluster() == null
+                        || m.getSpec().getInitialCluster().isEmpty(),
+                Boolean.TRUE.equals(m.getSpec().getDormant()),
+                m.getMetadata().getDeletionTimestamp() != null,
+                // the member's Ready condition lags its Pod: a Pod just deleted for a restart must not count as ready
+                serving
+                        || (status != null
+                                && Conditions.isTrue(status.getConditions(), Conditions.READY)
+                                && pod != null
+                                && MemberPods.ready(pod)),
+                hasPod(m),
+                status != null && Boolean.TRUE.equals(status.getIsVoter()),
+                Optional.ofNullable(status == null ? null : status.getMemberID())
+                        .filter(s -> !s.isBlank())
+                        .map(MemberId::parse),
+                Names.peerUrl(m),
+                Owners.controlledBy(m, clusterUid),
+                memory,
+                memory && (MemberPods.podLost(m, pod) || MemberPods.failed(pod)),
+                outdated,
+                endpoint,
+                m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
+                !memory && volumeBehind,
+                MemberPods.broken(pod),
+                nodeDown,
+                EtcdGuard.restartsInPlace(pod),
+                PodScheduling.readyPod(pod),
+                Optional.empty(),
+                unrunnable);
+    }
 
-  static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
-      Optional<EndpointStatus> endpoint, boolean serving, boolean volumeBehind,
-      Optional<ObservedMember.NodeDown> nodeDown) {
-    return toObserved(m, clusterUid, pod, outdated, endpoint, serving, volumeBehind, nodeDown, Optional.empty());
-  }
-
-  static ObservedMember toObserved(EtcdMember m, String clusterUid, Pod pod, Optional<RestartReason> outdated,
-      Optional<EndpointStatus> endpoint, boolean serving, boolean volumeBehind,
-      Optional<ObservedMember.NodeDown> nodeDown, Optional<ObservedMember.Unrunnable> unrunnable) {
-    var status = m.getStatus();
-    String created = m.getMetadata().getCreationTimestamp();
-    boolean memory = MemberPods.memoryBacked(m.getSpec());
-    return new ObservedMember(
-        m.getMetadata().getName(),
-        created == null ? Instant.MAX : Instant.parse(created),
-        Boolean.TRUE.equals(m.getSpec().getBootstrap()),
-        m.getSpec().getInitialCluster() == null || m.getSpec().getInitialCluster().isEmpty(),
-        Boolean.TRUE.equals(m.getSpec().getDormant()),
-        m.getMetadata().getDeletionTimestamp() != null,
-        // the member's Ready condition lags its Pod: a Pod just deleted for a restart must not count as ready
-        serving || (status != null && Conditions.isTrue(status.getConditions(), Conditions.READY) && pod != null
-            && MemberPods.ready(pod)),
-        hasPod(m),
-        status != null && Boolean.TRUE.equals(status.getIsVoter()),
-        Optional.ofNullable(status == null ? null : status.getMemberID()).filter(s -> !s.isBlank()).map(MemberId::parse),
-        Names.peerUrl(m),
-        Owners.controlledBy(m, clusterUid),
-        memory,
-        memory && (MemberPods.podLost(m, pod) || MemberPods.failed(pod)),
-        outdated,
-        endpoint,
-        m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
-        !memory && volumeBehind,
-        MemberPods.broken(pod),
-        nodeDown,
-        EtcdGuard.restartsInPlace(pod),
-        PodScheduling.readyPod(pod),
-        Optional.empty(),
-        unrunnable);
-  }
-
-  private static boolean hasPod(EtcdMember m) {
-    return m.getStatus() != null && m.getStatus().getPodName() != null && !m.getStatus().getPodName().isEmpty();
-  }
+    private static boolean hasPod(EtcdMember m) {
+        return m.getStatus() != null
+                && m.getStatus().getPodName() != null
+                && !m.getStatus().getPodName().isEmpty();
+    }
 }

@@ -22,7 +22,6 @@ import io.etcdoperator.operator.status.Conditions;
 import io.etcdoperator.operator.tls.CertManagerGate;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -39,196 +38,257 @@ import org.slf4j.LoggerFactory;
  */
 final class ClusterReport implements ClusterMemory {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ClusterReport.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterReport.class);
 
-  private final KubernetesClient client;
-  private final EventRecorder events;
-  private final ClusterMetrics metrics;
-  private final ClusterObjects objects;
+    private final KubernetesClient client;
+    private final EventRecorder events;
+    private final ClusterMetrics metrics;
+    private final ClusterObjects objects;
 
-  ClusterReport(KubernetesClient client, EventRecorder events, ClusterMetrics metrics, ClusterObjects objects) {
-    this.client = client;
-    this.events = events;
-    this.metrics = metrics;
-    this.objects = objects;
-  }
+    ClusterReport(KubernetesClient client, EventRecorder events, ClusterMetrics metrics, ClusterObjects objects) {
+        this.client = client;
+        this.events = events;
+        this.metrics = metrics;
+        this.objects = objects;
+    }
 
-  @Override
-  public void forget(String namespace, String name) {
-    metrics.forget(namespace, name);
-  }
+    @Override
+    public void forget(String namespace, String name) {
+        metrics.forget(namespace, name);
+    }
 
-  /** cert-manager is asked for but absent: say so and touch nothing, not even the Certificate API. */
-  void blocked(EtcdCluster cluster, EtcdClusterStatus before, CertManagerGate.Blocked blocked, Instant now) {
-    boolean already = Conditions.find(before.getConditions(), Conditions.AVAILABLE)
-        .map(c -> blocked.reason().equals(c.getReason())).orElse(false);
-    if (!already) {
-      events.warning(cluster, Reason.CERT_MANAGER_NOT_INSTALLED, blocked.message());
-      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName())
-          .addKeyValue("reason", blocked.reason()).log("cluster blocked");
+    /** cert-manager is asked for but absent: say so and touch nothing, not even the Certificate API. */
+    void blocked(EtcdCluster cluster, EtcdClusterStatus before, CertManagerGate.Blocked blocked, Instant now) {
+        boolean already = Conditions.find(before.getConditions(), Conditions.AVAILABLE)
+                .map(c -> blocked.reason().equals(c.getReason()))
+                .orElse(false);
+        if (!already) {
+            events.warning(cluster, Reason.CERT_MANAGER_NOT_INSTALLED, blocked.message());
+            LOG.atWarn()
+                    .addKeyValue("cluster", cluster.getMetadata().getName())
+                    .addKeyValue("reason", blocked.reason())
+                    .log("cluster blocked");
+        }
+        EtcdClusterStatus status = cluster.getStatus();
+        status.setConditions(Conditions.set(
+                status.getConditions(),
+                Conditions.AVAILABLE,
+                false,
+                blocked.reason(),
+                blocked.message(),
+                cluster.getMetadata().getGeneration(),
+                now));
+        write(cluster, before);
     }
-    EtcdClusterStatus status = cluster.getStatus();
-    status.setConditions(Conditions.set(status.getConditions(), Conditions.AVAILABLE, false, blocked.reason(),
-        blocked.message(), cluster.getMetadata().getGeneration(), now));
-    write(cluster, before);
-  }
 
-  /** Latches the first target and writes it; false when the spec is refused (then nothing else happens). */
-  boolean firstPass(EtcdCluster cluster, EtcdClusterStatus before, List<Refusal> refusals, Instant now) {
-    EtcdClusterStatus status = cluster.getStatus();
-    Long generation = cluster.getMetadata().getGeneration();
-    if (!refusals.isEmpty()) {
-      String message = "spec refused, nothing created: " + messages(refusals);
-      refuseOnce(cluster, before, refusals);
-      Reason reason = refusals.getFirst().reason();
-      status.setConditions(Conditions.set(status.getConditions(), Conditions.DEGRADED, true, reason.reason(), message,
-          generation, now));
-      status.setConditions(Conditions.set(status.getConditions(), Conditions.AVAILABLE, false, reason.reason(), message,
-          generation, now));
-      write(cluster, before);
-      return false;
+    /** Latches the first target and writes it; false when the spec is refused (then nothing else happens). */
+    boolean firstPass(EtcdCluster cluster, EtcdClusterStatus before, List<Refusal> refusals, Instant now) {
+        EtcdClusterStatus status = cluster.getStatus();
+        Long generation = cluster.getMetadata().getGeneration();
+        if (!refusals.isEmpty()) {
+            String message = "spec refused, nothing created: " + messages(refusals);
+            refuseOnce(cluster, before, refusals);
+            Reason reason = refusals.getFirst().reason();
+            status.setConditions(Conditions.set(
+                    status.getConditions(), Conditions.DEGRADED, true, reason.reason(), message, generation, now));
+            status.setConditions(Conditions.set(
+                    status.getConditions(), Conditions.AVAILABLE, false, reason.reason(), message, generation, now));
+            write(cluster, before);
+            return false;
+        }
+        if (status.getClusterToken() == null) {
+            status.setClusterToken(Names.clusterToken(cluster));
+        }
+        latch(cluster, Reason.INITIAL_SNAPSHOT, now);
+        status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));
+        status.setReadyMembers(0);
+        write(cluster, before);
+        return true;
     }
-    if (status.getClusterToken() == null) {
-      status.setClusterToken(Names.clusterToken(cluster));
-    }
-    latch(cluster, Reason.INITIAL_SNAPSHOT, now);
-    status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));
-    status.setReadyMembers(0);
-    write(cluster, before);
-    return true;
-  }
 
-  void latch(EtcdCluster cluster, Reason reason, Instant now) {
-    EtcdClusterStatus status = cluster.getStatus();
-    status.setObserved(TargetLatch.snapshot(cluster.getSpec()));
-    int seconds = cluster.getSpec().getProgressDeadlineSeconds() == null ? 600 : cluster.getSpec().getProgressDeadlineSeconds();
-    status.setProgressDeadline(now.plusSeconds(seconds).truncatedTo(ChronoUnit.SECONDS).toString());
-    status.setConditions(Conditions.set(status.getConditions(), Conditions.PROGRESSING, true, reason.reason(),
-        reason.description(), cluster.getMetadata().getGeneration(), now));
-    if (reason != Reason.INITIAL_SNAPSHOT) {
-      events.normal(cluster, reason, "new target latched: " + SpecRules.replicas(cluster.getSpec()) + " members, "
-          + "version " + cluster.getSpec().getVersion());
+    void latch(EtcdCluster cluster, Reason reason, Instant now) {
+        EtcdClusterStatus status = cluster.getStatus();
+        status.setObserved(TargetLatch.snapshot(cluster.getSpec()));
+        int seconds = cluster.getSpec().getProgressDeadlineSeconds() == null
+                ? 600
+                : cluster.getSpec().getProgressDeadlineSeconds();
+        status.setProgressDeadline(
+                now.plusSeconds(seconds).truncatedTo(ChronoUnit.SECONDS).toString());
+        status.setConditions(Conditions.set(
+                status.getConditions(),
+                Conditions.PROGRESSING,
+                true,
+                reason.reason(),
+                reason.description(),
+                cluster.getMetadata().getGeneration(),
+                now));
+        if (reason != Reason.INITIAL_SNAPSHOT) {
+            events.normal(
+                    cluster,
+                    reason,
+                    "new target latched: " + SpecRules.replicas(cluster.getSpec()) + " members, " + "version "
+                            + cluster.getSpec().getVersion());
+        }
+        LOG.atInfo()
+                .addKeyValue("cluster", cluster.getMetadata().getName())
+                .addKeyValue("reason", reason.reason())
+                .addKeyValue("replicas", status.getObserved().getReplicas())
+                .addKeyValue("version", status.getObserved().getVersion())
+                .log("target latched");
     }
-    LOG.atInfo().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("reason", reason.reason())
-        .addKeyValue("replicas", status.getObserved().getReplicas()).addKeyValue("version",
-            status.getObserved().getVersion()).log("target latched");
-  }
 
-  void pass(EtcdCluster cluster, EtcdClusterStatus before, ObservedCluster observed, int desired, boolean complete,
-      Outcome outcome, List<Refusal> refusals, Reason exceeded, Instant now) {
-    EtcdClusterStatus status = cluster.getStatus();
-    if ((outcome.warning() || exceeded != null) && reasonChanged(before, outcome.reason())) {
-      events.warning(cluster, outcome.reason(), outcome.message());
-      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName())
-          .addKeyValue("reason", outcome.reason().reason()).addKeyValue("detail", outcome.message()).log("not yet");
-    } else if (reasonChanged(before, outcome.reason())) {
-      LOG.atInfo().addKeyValue("cluster", cluster.getMetadata().getName())
-          .addKeyValue("reason", outcome.reason().reason()).addKeyValue("detail", outcome.message()).log("pass");
+    void pass(
+            EtcdCluster cluster,
+            EtcdClusterStatus before,
+            ObservedCluster observed,
+            int desired,
+            boolean complete,
+            Outcome outcome,
+            List<Refusal> refusals,
+            Reason exceeded,
+            Instant now) {
+        EtcdClusterStatus status = cluster.getStatus();
+        if ((outcome.warning() || exceeded != null) && reasonChanged(before, outcome.reason())) {
+            events.warning(cluster, outcome.reason(), outcome.message());
+            LOG.atWarn()
+                    .addKeyValue("cluster", cluster.getMetadata().getName())
+                    .addKeyValue("reason", outcome.reason().reason())
+                    .addKeyValue("detail", outcome.message())
+                    .log("not yet");
+        } else if (reasonChanged(before, outcome.reason())) {
+            LOG.atInfo()
+                    .addKeyValue("cluster", cluster.getMetadata().getName())
+                    .addKeyValue("reason", outcome.reason().reason())
+                    .addKeyValue("detail", outcome.message())
+                    .log("pass");
+        }
+        ClusterHealth.Report health = ClusterHealth.assess(
+                observed, desired, complete, outcome.reason(), outcome.message(), refusals, exceeded);
+        Long generation = cluster.getMetadata().getGeneration();
+        List<Condition> conditions = status.getConditions();
+        conditions = set(conditions, Conditions.AVAILABLE, health.available(), generation, now);
+        conditions = set(conditions, Conditions.PROGRESSING, health.progressing(), generation, now);
+        conditions = set(conditions, Conditions.DEGRADED, health.degraded(), generation, now);
+        conditions = set(conditions, Conditions.READY, health.readiness(), generation, now);
+        status.setConditions(conditions);
+        status.setReadyMembers(health.ready());
+        status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));
+        status.setBrokenMembers(health.broken());
+        status.setObservedGeneration(generation);
+        observed.lowestRunningVersion().ifPresent(v -> status.setVersion(v.toString()));
+        boolean paused = health.progressing().reason() == Reason.PAUSED;
+        if (complete || paused) {
+            status.setProgressDeadline(null);
+        }
+        if (observed.clusterId().isPresent() || status.getClusterID() != null) {
+            objects.ensureDisruptionBudget(
+                    cluster, health.voters(), desired, status.getObserved().getAdditionalMetadata());
+        }
+        metrics.record(
+                cluster.getMetadata().getNamespace(),
+                cluster.getMetadata().getName(),
+                new ClusterMetrics.Counts(
+                        observed.running().size(), health.voters(), health.learners(), health.ready()));
+        var endpoints =
+                observed.running().stream().flatMap(m -> m.endpoint().stream()).toList();
+        metrics.record(
+                cluster.getMetadata().getNamespace(),
+                cluster.getMetadata().getName(),
+                new ClusterMetrics.Space(
+                        endpoints.stream().mapToLong(e -> e.dbSize()).max().orElse(0),
+                        endpoints.stream().mapToLong(e -> e.dbSizeInUse()).max().orElse(0),
+                        observed.maintenance().quotaBytes(),
+                        observed.maintenance().alarms().size()));
+        metrics.passed(
+                cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), now);
     }
-    ClusterHealth.Report health = ClusterHealth.assess(observed, desired, complete, outcome.reason(), outcome.message(),
-        refusals, exceeded);
-    Long generation = cluster.getMetadata().getGeneration();
-    List<Condition> conditions = status.getConditions();
-    conditions = set(conditions, Conditions.AVAILABLE, health.available(), generation, now);
-    conditions = set(conditions, Conditions.PROGRESSING, health.progressing(), generation, now);
-    conditions = set(conditions, Conditions.DEGRADED, health.degraded(), generation, now);
-    conditions = set(conditions, Conditions.READY, health.readiness(), generation, now);
-    status.setConditions(conditions);
-    status.setReadyMembers(health.ready());
-    status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));
-    status.setBrokenMembers(health.broken());
-    status.setObservedGeneration(generation);
-    observed.lowestRunningVersion().ifPresent(v -> status.setVersion(v.toString()));
-    boolean paused = health.progressing().reason() == Reason.PAUSED;
-    if (complete || paused) {
-      status.setProgressDeadline(null);
-    }
-    if (observed.clusterId().isPresent() || status.getClusterID() != null) {
-      objects.ensureDisruptionBudget(cluster, health.voters(), desired, status.getObserved().getAdditionalMetadata());
-    }
-    metrics.record(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(),
-        new ClusterMetrics.Counts(observed.running().size(), health.voters(), health.learners(), health.ready()));
-    var endpoints = observed.running().stream().flatMap(m -> m.endpoint().stream()).toList();
-    metrics.record(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), new ClusterMetrics.Space(
-        endpoints.stream().mapToLong(e -> e.dbSize()).max().orElse(0),
-        endpoints.stream().mapToLong(e -> e.dbSizeInUse()).max().orElse(0),
-        observed.maintenance().quotaBytes(), observed.maintenance().alarms().size()));
-    metrics.passed(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), now);
-  }
 
-  /**
-   * status.isVoter follows etcd's member list (so the next dial and the voter-only PDB see promotions at once) and
-   * status.version what the member reports running.
-   */
-  void members(ClusterObserver.Observation observation, StepExecutor executor) {
-    if (!(observation.cluster().etcd() instanceof EtcdView.Reached reached)) {
-      return;
+    /**
+     * status.isVoter follows etcd's member list (so the next dial and the voter-only PDB see promotions at once) and
+     * status.version what the member reports running.
+     */
+    void members(ClusterObserver.Observation observation, StepExecutor executor) {
+        if (!(observation.cluster().etcd() instanceof EtcdView.Reached reached)) {
+            return;
+        }
+        Membership membership = reached.membership();
+        for (EtcdMember m : observation.members()) {
+            if (m.getMetadata().getDeletionTimestamp() != null
+                    || Boolean.TRUE.equals(m.getSpec().getDormant())) {
+                continue;
+            }
+            var entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
+            if (entry.isEmpty()) {
+                continue;
+            }
+            Map<String, Object> changes = new LinkedHashMap<>();
+            boolean voter = !entry.get().learner();
+            if (m.getStatus() == null || !Objects.equals(m.getStatus().getIsVoter(), voter)) {
+                changes.put("isVoter", voter);
+            }
+            Optional<String> running = observation
+                    .cluster()
+                    .byName(m.getMetadata().getName())
+                    .flatMap(ObservedMember::endpoint)
+                    .map(EndpointStatus::version);
+            if (running.isPresent()
+                    && (m.getStatus() == null
+                            || !running.get().equals(m.getStatus().getVersion()))) {
+                changes.put("version", running.get());
+            }
+            if (!changes.isEmpty()) {
+                executor.patchStatus(m, changes);
+            }
+        }
     }
-    Membership membership = reached.membership();
-    for (EtcdMember m : observation.members()) {
-      if (m.getMetadata().getDeletionTimestamp() != null || Boolean.TRUE.equals(m.getSpec().getDormant())) {
-        continue;
-      }
-      var entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
-      if (entry.isEmpty()) {
-        continue;
-      }
-      Map<String, Object> changes = new LinkedHashMap<>();
-      boolean voter = !entry.get().learner();
-      if (m.getStatus() == null || !Objects.equals(m.getStatus().getIsVoter(), voter)) {
-        changes.put("isVoter", voter);
-      }
-      Optional<String> running = observation.cluster().byName(m.getMetadata().getName())
-          .flatMap(ObservedMember::endpoint).map(EndpointStatus::version);
-      if (running.isPresent() && (m.getStatus() == null || !running.get().equals(m.getStatus().getVersion()))) {
-        changes.put("version", running.get());
-      }
-      if (!changes.isEmpty()) {
-        executor.patchStatus(m, changes);
-      }
-    }
-  }
 
-  void refuseOnce(EtcdCluster cluster, EtcdClusterStatus before, List<Refusal> refusals) {
-    if (refusals.isEmpty()) {
-      return;
+    void refuseOnce(EtcdCluster cluster, EtcdClusterStatus before, List<Refusal> refusals) {
+        if (refusals.isEmpty()) {
+            return;
+        }
+        String message = messages(refusals);
+        boolean already = Conditions.find(before.getConditions(), Conditions.DEGRADED)
+                .map(c -> c.getMessage() != null && c.getMessage().endsWith(message))
+                .orElse(false);
+        if (!already) {
+            Reason reason = refusals.getFirst().reason();
+            events.warning(cluster, reason, message);
+            LOG.atWarn()
+                    .addKeyValue("cluster", cluster.getMetadata().getName())
+                    .addKeyValue("reason", reason.reason())
+                    .addKeyValue("violations", message)
+                    .log("spec change refused");
+        }
     }
-    String message = messages(refusals);
-    boolean already = Conditions.find(before.getConditions(), Conditions.DEGRADED)
-        .map(c -> c.getMessage() != null && c.getMessage().endsWith(message)).orElse(false);
-    if (!already) {
-      Reason reason = refusals.getFirst().reason();
-      events.warning(cluster, reason, message);
-      LOG.atWarn().addKeyValue("cluster", cluster.getMetadata().getName()).addKeyValue("reason", reason.reason())
-          .addKeyValue("violations", message).log("spec change refused");
+
+    /** Optimistic write of the whole status, only when it changed: a stale copy gets 409 and the pass re-runs. */
+    void write(EtcdCluster cluster, EtcdClusterStatus before) {
+        var json = client.getKubernetesSerialization();
+        if (json.asJson(before).equals(json.asJson(cluster.getStatus()))) {
+            return;
+        }
+        EtcdCluster written = client.resources(EtcdCluster.class)
+                .inNamespace(cluster.getMetadata().getNamespace())
+                .resource(cluster)
+                .updateStatus();
+        if (written != null && written.getMetadata() != null) {
+            // a later write of the same pass (the first pass goes on into the seed's step) must not get a 409
+            cluster.getMetadata().setResourceVersion(written.getMetadata().getResourceVersion());
+        }
     }
-  }
 
-  /** Optimistic write of the whole status, only when it changed: a stale copy gets 409 and the pass re-runs. */
-  void write(EtcdCluster cluster, EtcdClusterStatus before) {
-    var json = client.getKubernetesSerialization();
-    if (json.asJson(before).equals(json.asJson(cluster.getStatus()))) {
-      return;
+    private static String messages(List<Refusal> refusals) {
+        return String.join("; ", refusals.stream().map(Refusal::message).toList());
     }
-    EtcdCluster written = client.resources(EtcdCluster.class).inNamespace(cluster.getMetadata().getNamespace())
-        .resource(cluster).updateStatus();
-    if (written != null && written.getMetadata() != null) {
-      // a later write of the same pass (the first pass goes on into the seed's step) must not get a 409
-      cluster.getMetadata().setResourceVersion(written.getMetadata().getResourceVersion());
+
+    private static boolean reasonChanged(EtcdClusterStatus before, Reason reason) {
+        return !Conditions.find(before.getConditions(), Conditions.PROGRESSING)
+                .map(c -> reason.reason().equals(c.getReason()))
+                .orElse(false);
     }
-  }
 
-  private static String messages(List<Refusal> refusals) {
-    return String.join("; ", refusals.stream().map(Refusal::message).toList());
-  }
-
-  private static boolean reasonChanged(EtcdClusterStatus before, Reason reason) {
-    return !Conditions.find(before.getConditions(), Conditions.PROGRESSING)
-        .map(c -> reason.reason().equals(c.getReason())).orElse(false);
-  }
-
-  private static List<Condition> set(List<Condition> conditions, String type, ClusterHealth.Verdict v, Long generation,
-      Instant now) {
-    return Conditions.set(conditions, type, v.status(), v.reason().reason(), v.message(), generation, now);
-  }
+    private static List<Condition> set(
+            List<Condition> conditions, String type, ClusterHealth.Verdict v, Long generation, Instant now) {
+        return Conditions.set(conditions, type, v.status(), v.reason().reason(), v.message(), generation, now);
+    }
 }

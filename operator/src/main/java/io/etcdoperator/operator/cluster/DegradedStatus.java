@@ -19,69 +19,83 @@ import org.slf4j.LoggerFactory;
  */
 final class DegradedStatus {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DegradedStatus.class);
-  private static final int MESSAGE_LIMIT = 512;
+    private static final Logger LOG = LoggerFactory.getLogger(DegradedStatus.class);
+    private static final int MESSAGE_LIMIT = 512;
 
-  private final KubernetesClient client;
-  private final EventRecorder events;
-  private final Clock clock;
+    private final KubernetesClient client;
+    private final EventRecorder events;
+    private final Clock clock;
 
-  DegradedStatus(KubernetesClient client, EventRecorder events, Clock clock) {
-    this.client = client;
-    this.events = events;
-    this.clock = clock;
-  }
-
-  /** The spec cannot be served: nothing is created, so the cluster is not available either. */
-  void refuse(String namespace, String name, String message) {
-    report(namespace, name, Reason.INVALID_SPEC, message, true);
-  }
-
-  /** A pass threw: members may well be serving, so only Degraded says so. */
-  void failed(String namespace, String name, Exception e) {
-    report(namespace, name, Reason.RECONCILE_FAILED, describe(e), false);
-  }
-
-  /**
-   * The exception's type and the first line of its message, capped: enough to act on, short of request bodies.
-   * Messages come from the client and the planner, which never put Secret data in them.
-   */
-  static String describe(Throwable e) {
-    String message = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
-    String text = "pass failed: " + e.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
-    return text.length() <= MESSAGE_LIMIT ? text : text.substring(0, MESSAGE_LIMIT - 3) + "...";
-  }
-
-  private void report(String namespace, String name, Reason reason, String message, boolean unavailable) {
-    EtcdCluster cluster = client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get();
-    if (cluster == null || cluster.getMetadata().getDeletionTimestamp() != null) {
-      return;
+    DegradedStatus(KubernetesClient client, EventRecorder events, Clock clock) {
+        this.client = client;
+        this.events = events;
+        this.clock = clock;
     }
-    EtcdClusterStatus status = cluster.getStatus() == null ? new EtcdClusterStatus() : cluster.getStatus();
-    boolean already = Conditions.find(status.getConditions(), Conditions.DEGRADED)
-        .map(c -> "True".equals(c.getStatus()) && reason.reason().equals(c.getReason())
-            && Objects.equals(message, c.getMessage()))
-        .orElse(false);
-    if (already) {
-      return;
+
+    /** The spec cannot be served: nothing is created, so the cluster is not available either. */
+    void refuse(String namespace, String name, String message) {
+        report(namespace, name, Reason.INVALID_SPEC, message, true);
     }
-    events.warning(cluster, reason, message);
-    LOG.atWarn().addKeyValue("cluster", name).addKeyValue("reason", reason.reason()).addKeyValue("detail", message)
-        .log("cluster degraded");
-    Instant now = clock.instant();
-    Long generation = cluster.getMetadata().getGeneration();
-    status.setConditions(Conditions.set(status.getConditions(), Conditions.DEGRADED, true, reason.reason(), message,
-        generation, now));
-    if (unavailable) {
-      status.setConditions(Conditions.set(status.getConditions(), Conditions.AVAILABLE, false, reason.reason(),
-          message, generation, now));
+
+    /** A pass threw: members may well be serving, so only Degraded says so. */
+    void failed(String namespace, String name, Exception e) {
+        report(namespace, name, Reason.RECONCILE_FAILED, describe(e), false);
     }
-    cluster.setStatus(status);
-    try {
-      client.resources(EtcdCluster.class).inNamespace(namespace).resource(cluster).updateStatus();
-    } catch (KubernetesClientException e) {
-      // a concurrent write (409) or a server that fails too: the next pass or retry reports again
-      LOG.atWarn().addKeyValue("cluster", name).addKeyValue("code", e.getCode()).log("degraded status not written");
+
+    /**
+     * The exception's type and the first line of its message, capped: enough to act on, short of request bodies.
+     * Messages come from the client and the planner, which never put Secret data in them.
+     */
+    static String describe(Throwable e) {
+        String message =
+                e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+        String text = "pass failed: " + e.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
+        return text.length() <= MESSAGE_LIMIT ? text : text.substring(0, MESSAGE_LIMIT - 3) + "...";
     }
-  }
+
+    private void report(String namespace, String name, Reason reason, String message, boolean unavailable) {
+        EtcdCluster cluster = client.resources(EtcdCluster.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
+        if (cluster == null || cluster.getMetadata().getDeletionTimestamp() != null) {
+            return;
+        }
+        EtcdClusterStatus status = cluster.getStatus() == null ? new EtcdClusterStatus() : cluster.getStatus();
+        boolean already = Conditions.find(status.getConditions(), Conditions.DEGRADED)
+                .map(c -> "True".equals(c.getStatus())
+                        && reason.reason().equals(c.getReason())
+                        && Objects.equals(message, c.getMessage()))
+                .orElse(false);
+        if (already) {
+            return;
+        }
+        events.warning(cluster, reason, message);
+        LOG.atWarn()
+                .addKeyValue("cluster", name)
+                .addKeyValue("reason", reason.reason())
+                .addKeyValue("detail", message)
+                .log("cluster degraded");
+        Instant now = clock.instant();
+        Long generation = cluster.getMetadata().getGeneration();
+        status.setConditions(Conditions.set(
+                status.getConditions(), Conditions.DEGRADED, true, reason.reason(), message, generation, now));
+        if (unavailable) {
+            status.setConditions(Conditions.set(
+                    status.getConditions(), Conditions.AVAILABLE, false, reason.reason(), message, generation, now));
+        }
+        cluster.setStatus(status);
+        try {
+            client.resources(EtcdCluster.class)
+                    .inNamespace(namespace)
+                    .resource(cluster)
+                    .updateStatus();
+        } catch (KubernetesClientException e) {
+            // a concurrent write (409) or a server that fails too: the next pass or retry reports again
+            LOG.atWarn()
+                    .addKeyValue("cluster", name)
+                    .addKeyValue("code", e.getCode())
+                    .log("degraded status not written");
+        }
+    }
 }

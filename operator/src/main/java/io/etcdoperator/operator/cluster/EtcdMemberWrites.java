@@ -17,65 +17,84 @@ import org.slf4j.LoggerFactory;
 /** The writes the cluster controller makes to EtcdMembers: each is one request, merge patches of only its fields. */
 final class EtcdMemberWrites {
 
-  private static final Logger LOG = LoggerFactory.getLogger(EtcdMemberWrites.class);
+    private static final Logger LOG = LoggerFactory.getLogger(EtcdMemberWrites.class);
 
-  private final KubernetesClient client;
+    private final KubernetesClient client;
 
-  EtcdMemberWrites(KubernetesClient client) {
-    this.client = client;
-  }
-
-  EtcdMember create(EtcdCluster cluster, boolean seed, Optional<MemberMaterial> material) {
-    return client.resources(EtcdMember.class).inNamespace(ns(cluster))
-        .resource(EtcdMembers.pending(cluster, seed, material)).create();
-  }
-
-  void delete(EtcdCluster cluster, String member) {
-    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member).delete();
-  }
-
-  /** The member may start: its initial cluster, and the labels that make its Pod the cluster's. */
-  void writeInitialCluster(EtcdCluster cluster, String member, String initialCluster) {
-    Map<String, Object> patch = Map.of(
-        "metadata", Map.of("labels", Labels.member(cluster.getMetadata().getName(), member)),
-        "spec", Map.of("initialCluster", initialCluster));
-    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(patch));
-  }
-
-  void patchSpec(EtcdCluster cluster, String member, Map<String, Object> spec) {
-    client.resources(EtcdMember.class).inNamespace(ns(cluster)).withName(member)
-        .patch(PatchContext.of(PatchType.JSON_MERGE),
-            client.getKubernetesSerialization().asJson(Map.of("spec", spec)));
-  }
-
-  /** A merge patch of only the given status fields: the member controller owns the rest of the status. */
-  void patchStatus(EtcdMember member, Map<String, Object> fields) {
-    if (member == null) {
-      return;
+    EtcdMemberWrites(KubernetesClient client) {
+        this.client = client;
     }
-    patchStatus(member.getMetadata().getNamespace(), member.getMetadata().getName(), fields);
-  }
 
-  void patchStatus(String namespace, String member, Map<String, Object> fields) {
-    client.resources(EtcdMember.class).inNamespace(namespace).withName(member).subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE),
-            client.getKubernetesSerialization().asJson(Map.of("status", fields)));
-  }
-
-  /**
-   * Known from the add: READY may count the member before its Pod is Ready and the member controller looks the id up.
-   * Best effort: the member controller finds the id itself once the Pod is Ready.
-   */
-  void recordMemberId(EtcdCluster cluster, String member, String id) {
-    try {
-      patchStatus(ns(cluster), member, Map.of("memberID", id)); // by name: a GET first would only cost a call
-    } catch (KubernetesClientException e) {
-      LOG.atDebug().addKeyValue("member", member).addKeyValue("code", e.getCode()).log("member id not recorded");
+    EtcdMember create(EtcdCluster cluster, boolean seed, Optional<MemberMaterial> material) {
+        return client.resources(EtcdMember.class)
+                .inNamespace(ns(cluster))
+                .resource(EtcdMembers.pending(cluster, seed, material))
+                .create();
     }
-  }
 
-  private static String ns(EtcdCluster cluster) {
-    return cluster.getMetadata().getNamespace();
-  }
+    void delete(EtcdCluster cluster, String member) {
+        client.resources(EtcdMember.class)
+                .inNamespace(ns(cluster))
+                .withName(member)
+                .delete();
+    }
+
+    /** The member may start: its initial cluster, and the labels that make its Pod the cluster's. */
+    void writeInitialCluster(EtcdCluster cluster, String member, String initialCluster) {
+        Map<String, Object> patch = Map.of(
+                "metadata", Map.of("labels", Labels.member(cluster.getMetadata().getName(), member)),
+                "spec", Map.of("initialCluster", initialCluster));
+        client.resources(EtcdMember.class)
+                .inNamespace(ns(cluster))
+                .withName(member)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        client.getKubernetesSerialization().asJson(patch));
+    }
+
+    void patchSpec(EtcdCluster cluster, String member, Map<String, Object> spec) {
+        client.resources(EtcdMember.class)
+                .inNamespace(ns(cluster))
+                .withName(member)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        client.getKubernetesSerialization().asJson(Map.of("spec", spec)));
+    }
+
+    /** A merge patch of only the given status fields: the member controller owns the rest of the status. */
+    void patchStatus(EtcdMember member, Map<String, Object> fields) {
+        if (member == null) {
+            return;
+        }
+        patchStatus(member.getMetadata().getNamespace(), member.getMetadata().getName(), fields);
+    }
+
+    void patchStatus(String namespace, String member, Map<String, Object> fields) {
+        client.resources(EtcdMember.class)
+                .inNamespace(namespace)
+                .withName(member)
+                .subresource("status")
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        client.getKubernetesSerialization().asJson(Map.of("status", fields)));
+    }
+
+    /**
+     * Known from the add: READY may count the member before its Pod is Ready and the member controller looks the id up.
+     * Best effort: the member controller finds the id itself once the Pod is Ready.
+     */
+    void recordMemberId(EtcdCluster cluster, String member, String id) {
+        try {
+            patchStatus(ns(cluster), member, Map.of("memberID", id)); // by name: a GET first would only cost a call
+        } catch (KubernetesClientException e) {
+            LOG.atDebug()
+                    .addKeyValue("member", member)
+                    .addKeyValue("code", e.getCode())
+                    .log("member id not recorded");
+        }
+    }
+
+    private static String ns(EtcdCluster cluster) {
+        return cluster.getMetadata().getNamespace();
+    }
 }

@@ -13,32 +13,33 @@ import java.time.ZonedDateTime;
  */
 public interface LeaseCheck {
 
-  LeaseCheck NONE = () -> { };
+    LeaseCheck NONE = () -> {};
 
-  /** Throws {@link LeaseLost} unless this replica still holds an unexpired Lease. */
-  void ensureHeld();
+    /** Throws {@link LeaseLost} unless this replica still holds an unexpired Lease. */
+    void ensureHeld();
 
-  /** This replica no longer holds the Lease: the step stops between its writes and the next leader resumes it. */
-  final class LeaseLost extends RuntimeException {
-    LeaseLost(String message) {
-      super(message);
+    /** This replica no longer holds the Lease: the step stops between its writes and the next leader resumes it. */
+    final class LeaseLost extends RuntimeException {
+        LeaseLost(String message) {
+            super(message);
+        }
     }
-  }
 
-  static LeaseCheck of(KubernetesClient client, String namespace, String name, String identity, Clock clock) {
-    return () -> {
-      Lease lease = client.leases().inNamespace(namespace).withName(name).get();
-      var spec = lease == null ? null : lease.getSpec();
-      if (spec == null || !identity.equals(spec.getHolderIdentity()) || spec.getRenewTime() == null) {
-        throw new LeaseLost("the leader Lease " + namespace + "/" + name + " is held by "
-            + (spec == null ? "nobody" : spec.getHolderIdentity()));
-      }
-      Duration valid = Duration.ofSeconds(spec.getLeaseDurationSeconds() == null ? 15 : spec.getLeaseDurationSeconds());
-      ZonedDateTime renewed = spec.getRenewTime();
-      if (!renewed.toInstant().plus(valid).isAfter(clock.instant())) {
-        throw new LeaseLost("the leader Lease " + namespace + "/" + name + " expired at "
-            + renewed.toInstant().plus(valid));
-      }
-    };
-  }
+    static LeaseCheck of(KubernetesClient client, String namespace, String name, String identity, Clock clock) {
+        return () -> {
+            Lease lease = client.leases().inNamespace(namespace).withName(name).get();
+            var spec = lease == null ? null : lease.getSpec();
+            if (spec == null || !identity.equals(spec.getHolderIdentity()) || spec.getRenewTime() == null) {
+                throw new LeaseLost("the leader Lease " + namespace + "/" + name + " is held by "
+                        + (spec == null ? "nobody" : spec.getHolderIdentity()));
+            }
+            Duration valid =
+                    Duration.ofSeconds(spec.getLeaseDurationSeconds() == null ? 15 : spec.getLeaseDurationSeconds());
+            ZonedDateTime renewed = spec.getRenewTime();
+            if (!renewed.toInstant().plus(valid).isAfter(clock.instant())) {
+                throw new LeaseLost("the leader Lease " + namespace + "/" + name + " expired at "
+                        + renewed.toInstant().plus(valid));
+            }
+        };
+    }
 }

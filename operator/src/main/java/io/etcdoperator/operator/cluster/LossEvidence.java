@@ -14,37 +14,41 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class LossEvidence implements ClusterMemory {
 
-  private final Map<String, Map<String, ObservedMember.Evidence>> byCluster = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, ObservedMember.Evidence>> byCluster = new ConcurrentHashMap<>();
 
-  ObservedMember note(EtcdCluster cluster, ObservedMember member, Instant now) {
-    Map<String, ObservedMember.Evidence> seen = byCluster.computeIfAbsent(key(cluster), k -> new ConcurrentHashMap<>());
-    if (member.ready()) {
-      seen.remove(member.name());
-      return member;
+    ObservedMember note(EtcdCluster cluster, ObservedMember member, Instant now) {
+        Map<String, ObservedMember.Evidence> seen =
+                byCluster.computeIfAbsent(key(cluster), k -> new ConcurrentHashMap<>());
+        if (member.ready()) {
+            seen.remove(member.name());
+            return member;
+        }
+        if (member.showsLoss()) {
+            int restarts = member.broken().map(ObservedMember.Broken::restarts).orElse(0);
+            seen.putIfAbsent(member.name(), new ObservedMember.Evidence(now, restarts));
+        }
+        return member.withEvidence(Optional.ofNullable(seen.get(member.name())));
     }
-    if (member.showsLoss()) {
-      int restarts = member.broken().map(ObservedMember.Broken::restarts).orElse(0);
-      seen.putIfAbsent(member.name(), new ObservedMember.Evidence(now, restarts));
+
+    /** The member with what earlier passes saw of it, recording nothing. */
+    ObservedMember seen(EtcdCluster cluster, ObservedMember member) {
+        return member.withEvidence(
+                Optional.ofNullable(byCluster.get(key(cluster))).map(s -> s.get(member.name())));
     }
-    return member.withEvidence(Optional.ofNullable(seen.get(member.name())));
-  }
 
-  /** The member with what earlier passes saw of it, recording nothing. */
-  ObservedMember seen(EtcdCluster cluster, ObservedMember member) {
-    return member.withEvidence(Optional.ofNullable(byCluster.get(key(cluster))).map(s -> s.get(member.name())));
-  }
+    /** Drops what was seen of members this pass no longer lists. */
+    void retain(EtcdCluster cluster, Set<String> members) {
+        Optional.ofNullable(byCluster.get(key(cluster)))
+                .ifPresent(seen -> seen.keySet().retainAll(members));
+    }
 
-  /** Drops what was seen of members this pass no longer lists. */
-  void retain(EtcdCluster cluster, Set<String> members) {
-    Optional.ofNullable(byCluster.get(key(cluster))).ifPresent(seen -> seen.keySet().retainAll(members));
-  }
+    @Override
+    public void forget(String namespace, String name) {
+        byCluster.remove(namespace + "/" + name);
+    }
 
-  @Override
-  public void forget(String namespace, String name) {
-    byCluster.remove(namespace + "/" + name);
-  }
-
-  private static String key(EtcdCluster cluster) {
-    return cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
-  }
+    private static String key(EtcdCluster cluster) {
+        return cluster.getMetadata().getNamespace() + "/"
+                + cluster.getMetadata().getName();
+    }
 }

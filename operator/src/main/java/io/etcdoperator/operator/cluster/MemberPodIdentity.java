@@ -16,23 +16,27 @@ import java.util.function.Function;
  */
 final class MemberPodIdentity {
 
-  private MemberPodIdentity() {}
+    private MemberPodIdentity() {}
 
-  /** Member name → its own Pod; {@code byName} is asked only for members whose Pod the labelled list lacks. */
-  static Map<String, Pod> byOwner(List<EtcdMember> members, Map<String, Pod> labelled, Function<String, Pod> byName) {
-    Map<String, Pod> out = new HashMap<>();
-    for (EtcdMember m : members) {
-      String name = m.getMetadata().getName();
-      String uid = m.getMetadata().getUid();
-      Optional.ofNullable(labelled.get(name)).filter(p -> Owners.controlledBy(p, uid))
-          .or(() -> ranPod(m) ? Optional.ofNullable(byName.apply(name)).filter(p -> Owners.controlledBy(p, uid))
-              : Optional.empty())
-          .ifPresent(p -> out.put(name, p));
+    /** Member name → its own Pod; {@code byName} is asked only for members whose Pod the labelled list lacks. */
+    static Map<String, Pod> byOwner(List<EtcdMember> members, Map<String, Pod> labelled, Function<String, Pod> byName) {
+        Map<String, Pod> out = new HashMap<>();
+        for (EtcdMember m : members) {
+            String name = m.getMetadata().getName();
+            String uid = m.getMetadata().getUid();
+            Optional.ofNullable(labelled.get(name))
+                    .filter(p -> Owners.controlledBy(p, uid))
+                    .or(() -> ranPod(m)
+                            ? Optional.ofNullable(byName.apply(name)).filter(p -> Owners.controlledBy(p, uid))
+                            : Optional.empty())
+                    .ifPresent(p -> out.put(name, p));
+        }
+        return out;
     }
-    return out;
-  }
 
-  private static boolean ranPod(EtcdMember m) {
-    return m.getStatus() != null && m.getStatus().getPodName() != null && !m.getStatus().getPodName().isEmpty();
-  }
+    private static boolean ranPod(EtcdMember m) {
+        return m.getStatus() != null
+                && m.getStatus().getPodName() != null
+                && !m.getStatus().getPodName().isEmpty();
+    }
 }

@@ -24,41 +24,56 @@ import org.slf4j.LoggerFactory;
  */
 final class NodeReadiness {
 
-  private static final Logger LOG = LoggerFactory.getLogger(NodeReadiness.class);
+    private static final Logger LOG = LoggerFactory.getLogger(NodeReadiness.class);
 
-  private final KubernetesClient client;
-  private final AtomicBoolean forbiddenReported = new AtomicBoolean();
+    private final KubernetesClient client;
+    private final AtomicBoolean forbiddenReported = new AtomicBoolean();
 
-  NodeReadiness(KubernetesClient client) {
-    this.client = client;
-  }
-
-  /** Node name to NodeDown, for the nodes of these Pods that report Ready False or Unknown. */
-  Map<String, NodeDown> down(Collection<Pod> pods) {
-    Map<String, NodeDown> out = new HashMap<>();
-    pods.stream().filter(p -> !MemberPods.ready(p)).map(p -> p.getSpec().getNodeName()).filter(Objects::nonNull)
-        .distinct().forEach(name -> {
-          try {
-            Optional.ofNullable(client.nodes().withName(name).get()).flatMap(NodeReadiness::notReadySince)
-                .ifPresent(since -> out.put(name, new NodeDown(name, since)));
-          } catch (KubernetesClientException e) {
-            if (e.getCode() == 403 && forbiddenReported.compareAndSet(false, true)) {
-              LOG.atWarn().addKeyValue("node", name).log("cannot get nodes (RBAC): members on a node that stops "
-                  + "are not replaced until their Pods go; grant get on nodes (docs/rbac.md)");
-            } else if (e.getCode() != 403) {
-              LOG.atDebug().addKeyValue("node", name).addKeyValue("error", e.getMessage()).log("node not observed");
-            }
-          }
-        });
-    return out;
-  }
-
-  static Optional<Instant> notReadySince(Node node) {
-    if (node.getStatus() == null || node.getStatus().getConditions() == null) {
-      return Optional.empty();
+    NodeReadiness(KubernetesClient client) {
+        this.client = client;
     }
-    return node.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType()))
-        .filter(c -> !"True".equals(c.getStatus())).findFirst().map(NodeCondition::getLastTransitionTime)
-        .filter(t -> t != null && !t.isBlank()).map(Instant::parse);
-  }
+
+    /** Node name to NodeDown, for the nodes of these Pods that report Ready False or Unknown. */
+    Map<String, NodeDown> down(Collection<Pod> pods) {
+        Map<String, NodeDown> out = new HashMap<>();
+        pods.stream()
+                .filter(p -> !MemberPods.ready(p))
+                .map(p -> p.getSpec().getNodeName())
+                .filter(Objects::nonNull)
+                .distinct()
+                .forEach(name -> {
+                    try {
+                        Optional.ofNullable(client.nodes().withName(name).get())
+                                .flatMap(NodeReadiness::notReadySince)
+                                .ifPresent(since -> out.put(name, new NodeDown(name, since)));
+                    } catch (KubernetesClientException e) {
+                        if (e.getCode() == 403 && forbiddenReported.compareAndSet(false, true)) {
+                            LOG.atWarn()
+                                    .addKeyValue("node", name)
+                                    .log(
+                                            "cannot get nodes (RBAC): members on a node that stops "
+                                                    + "are not replaced until their Pods go; grant get on nodes (docs/rbac.md)");
+                        } else if (e.getCode() != 403) {
+                            LOG.atDebug()
+                                    .addKeyValue("node", name)
+                                    .addKeyValue("error", e.getMessage())
+                                    .log("node not observed");
+                        }
+                    }
+                });
+        return out;
+    }
+
+    static Optional<Instant> notReadySince(Node node) {
+        if (node.getStatus() == null || node.getStatus().getConditions() == null) {
+            return Optional.empty();
+        }
+        return node.getStatus().getConditions().stream()
+                .filter(c -> "Ready".equals(c.getType()))
+                .filter(c -> !"True".equals(c.getStatus()))
+                .findFirst()
+                .map(NodeCondition::getLastTransitionTime)
+                .filter(t -> t != null && !t.isBlank())
+                .map(Instant::parse);
+    }
 }

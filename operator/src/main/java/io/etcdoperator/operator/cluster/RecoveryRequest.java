@@ -15,43 +15,46 @@ import java.util.Optional;
 /** A person's (or the planner's recorded) force-new-cluster-from request, as the observer reads it. */
 final class RecoveryRequest {
 
-  private RecoveryRequest() {}
+    private RecoveryRequest() {}
 
-  /** The member a person chose to restart the cluster from, which EtcdMember carries the flag, and whether it acted. */
-  static Optional<Maintenance.QuorumRecovery> read(EtcdCluster cluster, List<EtcdMember> members,
-      Map<String, Pod> pods) {
-    Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-    String from = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM);
-    if (from == null || from.isBlank()) {
-      return Optional.empty();
+    /** The member a person chose to restart the cluster from, which EtcdMember carries the flag, and whether it acted. */
+    static Optional<Maintenance.QuorumRecovery> read(
+            EtcdCluster cluster, List<EtcdMember> members, Map<String, Pod> pods) {
+        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+        String from = annotations == null ? null : annotations.get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM);
+        if (from == null || from.isBlank()) {
+            return Optional.empty();
+        }
+        Optional<EtcdMember> flagged = members.stream()
+                .filter(m -> m.getMetadata().getAnnotations() != null
+                        && m.getMetadata().getAnnotations().containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER))
+                .findFirst();
+        boolean carriedOut = flagged.map(
+                        m -> carriedOut(m, pods.get(m.getMetadata().getName())))
+                .orElse(true);
+        return Optional.of(new Maintenance.QuorumRecovery(
+                from.strip(), flagged.map(m -> m.getMetadata().getName()), carriedOut));
     }
-    Optional<EtcdMember> flagged = members.stream()
-        .filter(m -> m.getMetadata().getAnnotations() != null
-            && m.getMetadata().getAnnotations().containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER))
-        .findFirst();
-    boolean carriedOut = flagged.map(m -> carriedOut(m, pods.get(m.getMetadata().getName()))).orElse(true);
-    return Optional.of(new Maintenance.QuorumRecovery(from.strip(), flagged.map(m -> m.getMetadata().getName()),
-        carriedOut));
-  }
 
-  /**
-   * After the mark, the flagged member's Pod was restarted (created since the mark, or gone or going) or, in place,
-   * its guard was asked. A mark that is no instant (an older operator's "true") counts as carried out.
-   */
-  static boolean carriedOut(EtcdMember flagged, Pod pod) {
-    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
-      return true;
+    /**
+     * After the mark, the flagged member's Pod was restarted (created since the mark, or gone or going) or, in place,
+     * its guard was asked. A mark that is no instant (an older operator's "true") counts as carried out.
+     */
+    static boolean carriedOut(EtcdMember flagged, Pod pod) {
+        if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
+            return true;
+        }
+        if (MemberPods.memoryBacked(flagged.getSpec())) {
+            return pod.getMetadata().getAnnotations() != null
+                    && pod.getMetadata().getAnnotations().containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER);
+        }
+        try {
+            Instant marked = Instant.parse(
+                            flagged.getMetadata().getAnnotations().get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER))
+                    .truncatedTo(ChronoUnit.SECONDS);
+            return !Instant.parse(pod.getMetadata().getCreationTimestamp()).isBefore(marked);
+        } catch (RuntimeException e) {
+            return true;
+        }
     }
-    if (MemberPods.memoryBacked(flagged.getSpec())) {
-      return pod.getMetadata().getAnnotations() != null
-          && pod.getMetadata().getAnnotations().containsKey(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER);
-    }
-    try {
-      Instant marked = Instant.parse(flagged.getMetadata().getAnnotations()
-          .get(EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER)).truncatedTo(ChronoUnit.SECONDS);
-      return !Instant.parse(pod.getMetadata().getCreationTimestamp()).isBefore(marked);
-    } catch (RuntimeException e) {
-      return true;
-    }
-  }
 }

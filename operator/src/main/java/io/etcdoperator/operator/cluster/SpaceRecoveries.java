@@ -12,31 +12,33 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SpaceRecoveries implements ClusterMemory {
 
-  private final Map<String, Map<String, Long>> defragmented = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Long>> defragmented = new ConcurrentHashMap<>();
 
-  Map<String, Long> defragmented(EtcdCluster cluster) {
-    return Map.copyOf(defragmented.getOrDefault(key(cluster), Map.of()));
-  }
+    Map<String, Long> defragmented(EtcdCluster cluster) {
+        return Map.copyOf(defragmented.getOrDefault(key(cluster), Map.of()));
+    }
 
-  void defragmented(EtcdCluster cluster, String member, long revision) {
-    defragmented.computeIfAbsent(key(cluster), k -> new ConcurrentHashMap<>()).put(member, revision);
-  }
+    void defragmented(EtcdCluster cluster, String member, long revision) {
+        defragmented
+                .computeIfAbsent(key(cluster), k -> new ConcurrentHashMap<>())
+                .put(member, revision);
+    }
 
-  /** The alarm is gone (disarmed, or by a person) or the cluster is: the next NOSPACE starts afresh. */
-  @Override
-  public void forget(String namespace, String name) {
-    defragmented.remove(key(namespace, name));
-  }
+    /** The alarm is gone (disarmed, or by a person) or the cluster is: the next NOSPACE starts afresh. */
+    @Override
+    public void forget(String namespace, String name) {
+        defragmented.remove(key(namespace, name));
+    }
 
-  void forget(EtcdCluster cluster) {
-    forget(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
-  }
+    void forget(EtcdCluster cluster) {
+        forget(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
+    }
 
-  private static String key(EtcdCluster cluster) {
-    return key(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
-  }
+    private static String key(EtcdCluster cluster) {
+        return key(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName());
+    }
 
-  private static String key(String namespace, String name) {
-    return namespace + "/" + name;
-  }
+    private static String key(String namespace, String name) {
+        return namespace + "/" + name;
+    }
 }

@@ -14,38 +14,37 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class WaitPacing implements ClusterMemory {
 
-  static final Duration PATIENCE = Duration.ofSeconds(15);
-  static final Duration SLOWEST_QUICK = Duration.ofSeconds(2);
+    static final Duration PATIENCE = Duration.ofSeconds(15);
+    static final Duration SLOWEST_QUICK = Duration.ofSeconds(2);
 
-  private record Since(Reason reason, Instant at) {
-  }
+    private record Since(Reason reason, Instant at) {}
 
-  private final Map<String, Since> current = new ConcurrentHashMap<>();
-  private final Set<String> settled = ConcurrentHashMap.newKeySet();
+    private final Map<String, Since> current = new ConcurrentHashMap<>();
+    private final Set<String> settled = ConcurrentHashMap.newKeySet();
 
-  Duration pace(String cluster, Reason reason, Duration recheck, Instant now) {
-    Since since = current.compute(cluster, (k, held) -> held != null && held.reason() == reason ? held
-        : new Since(reason, now));
-    boolean lasting = since.at().plus(PATIENCE).isBefore(now);
-    return lasting && recheck.compareTo(SLOWEST_QUICK) < 0 ? SLOWEST_QUICK : recheck;
-  }
-
-  /** Settled: the cluster's last pass on the API server planned Converged (its next may run on the caches). */
-  void settle(String cluster, boolean converged) {
-    if (converged) {
-      settled.add(cluster);
-    } else {
-      settled.remove(cluster);
+    Duration pace(String cluster, Reason reason, Duration recheck, Instant now) {
+        Since since = current.compute(
+                cluster, (k, held) -> held != null && held.reason() == reason ? held : new Since(reason, now));
+        boolean lasting = since.at().plus(PATIENCE).isBefore(now);
+        return lasting && recheck.compareTo(SLOWEST_QUICK) < 0 ? SLOWEST_QUICK : recheck;
     }
-  }
 
-  boolean settled(String cluster) {
-    return settled.contains(cluster);
-  }
+    /** Settled: the cluster's last pass on the API server planned Converged (its next may run on the caches). */
+    void settle(String cluster, boolean converged) {
+        if (converged) {
+            settled.add(cluster);
+        } else {
+            settled.remove(cluster);
+        }
+    }
 
-  @Override
-  public void forget(String namespace, String name) {
-    current.remove(namespace + "/" + name);
-    settled.remove(namespace + "/" + name);
-  }
+    boolean settled(String cluster) {
+        return settled.contains(cluster);
+    }
+
+    @Override
+    public void forget(String namespace, String name) {
+        current.remove(namespace + "/" + name);
+        settled.remove(namespace + "/" + name);
+    }
 }

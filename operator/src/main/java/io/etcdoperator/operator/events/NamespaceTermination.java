@@ -8,18 +8,21 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  */
 public final class NamespaceTermination {
 
-  private static final String CAUSE = "NamespaceTerminating";
+    private static final String CAUSE = "NamespaceTerminating";
 
-  private NamespaceTermination() {}
+    private NamespaceTermination() {}
 
-  public static boolean refused(Throwable error) {
-    for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof KubernetesClientException k && k.getCode() == 403 && k.getStatus() != null
-          && k.getStatus().getDetails() != null && k.getStatus().getDetails().getCauses() != null
-          && k.getStatus().getDetails().getCauses().stream().anyMatch(c -> CAUSE.equals(c.getReason()))) {
-        return true;
-      }
+    public static boolean refused(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof KubernetesClientException k
+                    && k.getCode() == 403
+                    && k.getStatus() != null
+                    && k.getStatus().getDetails() != null
+                    && k.getStatus().getDetails().getCauses() != null
+                    && k.getStatus().getDetails().getCauses().stream().anyMatch(c -> CAUSE.equals(c.getReason()))) {
+                return true;
+            }
+        }
+        return false;
     }
-    return false;
-  }
 }

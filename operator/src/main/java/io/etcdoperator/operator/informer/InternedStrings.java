@@ -15,24 +15,24 @@ import java.io.IOException;
  */
 public final class InternedStrings extends SimpleModule {
 
-  /** Longer strings are rarely repeated and costly to hash. */
-  static final int LONGEST = 100;
+    /** Longer strings are rarely repeated and costly to hash. */
+    static final int LONGEST = 100;
 
-  public InternedStrings() {
-    super("etcd-operator-interned-strings");
-    addDeserializer(String.class, new Interning());
-  }
-
-  /** The client's serialization with this module: informers and every read share it. */
-  public static KubernetesSerialization serialization() {
-    return new KubernetesSerialization(new ObjectMapper().registerModule(new InternedStrings()), true);
-  }
-
-  private static final class Interning extends StringDeserializer {
-    @Override
-    public String deserialize(JsonParser parser, DeserializationContext context) throws IOException {
-      String value = super.deserialize(parser, context);
-      return value != null && value.length() <= LONGEST ? value.intern() : value;
+    public InternedStrings() {
+        super("etcd-operator-interned-strings");
+        addDeserializer(String.class, new Interning());
     }
-  }
+
+    /** The client's serialization with this module: informers and every read share it. */
+    public static KubernetesSerialization serialization() {
+        return new KubernetesSerialization(new ObjectMapper().registerModule(new InternedStrings()), true);
+    }
+
+    private static final class Interning extends StringDeserializer {
+        @Override
+        public String deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            String value = super.deserialize(parser, context);
+            return value != null && value.length() <= LONGEST ? value.intern() : value;
+        }
+    }
 }

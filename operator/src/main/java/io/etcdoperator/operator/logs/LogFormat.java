@@ -7,18 +7,21 @@ import java.util.stream.Collectors;
 
 /** How log lines are written: {@code --log-format=text|json}. */
 public enum LogFormat {
-  TEXT,
-  JSON;
+    TEXT,
+    JSON;
 
-  public static final String FLAG = "--log-format";
+    public static final String FLAG = "--log-format";
 
-  public static LogFormat of(String value) {
-    return Arrays.stream(values()).filter(f -> f.flagValue().equals(value)).findFirst()
-        .orElseThrow(() -> new InvalidConfigException(FLAG + " must be one of " + Arrays.stream(values())
-            .map(LogFormat::flagValue).collect(Collectors.joining(", ")) + "; got '" + value + "'"));
-  }
+    public static LogFormat of(String value) {
+        return Arrays.stream(values())
+                .filter(f -> f.flagValue().equals(value))
+                .findFirst()
+                .orElseThrow(() -> new InvalidConfigException(FLAG + " must be one of "
+                        + Arrays.stream(values()).map(LogFormat::flagValue).collect(Collectors.joining(", "))
+                        + "; got '" + value + "'"));
+    }
 
-  public String flagValue() {
-    return name().toLowerCase(Locale.ROOT);
-  }
+    public String flagValue() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 }

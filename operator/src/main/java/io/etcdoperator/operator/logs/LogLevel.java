@@ -12,39 +12,42 @@ import java.util.stream.Collectors;
  * quieter than ours: never TRACE, where fabric8 writes whole HTTP bodies, Secrets included.
  */
 public enum LogLevel {
-  ERROR(Level.ERROR, Level.ERROR),
-  WARN(Level.WARN, Level.WARN),
-  INFO(Level.INFO, Level.WARN),
-  DEBUG(Level.DEBUG, Level.INFO),
-  TRACE(Level.TRACE, Level.DEBUG);
+    ERROR(Level.ERROR, Level.ERROR),
+    WARN(Level.WARN, Level.WARN),
+    INFO(Level.INFO, Level.WARN),
+    DEBUG(Level.DEBUG, Level.INFO),
+    TRACE(Level.TRACE, Level.DEBUG);
 
-  public static final String FLAG = "--log-level";
-  /** The loggers that follow the flag exactly: every module of this project. */
-  static final String PROJECT_LOGGERS = "io.etcdoperator";
+    public static final String FLAG = "--log-level";
+    /** The loggers that follow the flag exactly: every module of this project. */
+    static final String PROJECT_LOGGERS = "io.etcdoperator";
 
-  private final Level project;
-  private final Level libraries;
+    private final Level project;
+    private final Level libraries;
 
-  LogLevel(Level project, Level libraries) {
-    this.project = project;
-    this.libraries = libraries;
-  }
+    LogLevel(Level project, Level libraries) {
+        this.project = project;
+        this.libraries = libraries;
+    }
 
-  public static LogLevel of(String value) {
-    return Arrays.stream(values()).filter(l -> l.flagValue().equals(value)).findFirst()
-        .orElseThrow(() -> new InvalidConfigException(FLAG + " must be one of " + Arrays.stream(values())
-            .map(LogLevel::flagValue).collect(Collectors.joining(", ")) + "; got '" + value + "'"));
-  }
+    public static LogLevel of(String value) {
+        return Arrays.stream(values())
+                .filter(l -> l.flagValue().equals(value))
+                .findFirst()
+                .orElseThrow(() -> new InvalidConfigException(FLAG + " must be one of "
+                        + Arrays.stream(values()).map(LogLevel::flagValue).collect(Collectors.joining(", ")) + "; got '"
+                        + value + "'"));
+    }
 
-  public String flagValue() {
-    return name().toLowerCase(Locale.ROOT);
-  }
+    public String flagValue() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 
-  Level project() {
-    return project;
-  }
+    Level project() {
+        return project;
+    }
 
-  Level libraries() {
-    return libraries;
-  }
+    Level libraries() {
+        return libraries;
+    }
 }

@@ -12,10 +12,10 @@ import ch.qos.logback.core.spi.ContextAwareBase;
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_LOW_PRIORITY)
 public final class StartupLogs extends ContextAwareBase implements Configurator {
 
-  @Override
-  public ExecutionStatus configure(LoggerContext context) {
-    LogConfiguration.bridgeJavaUtilLogging();
-    LogConfiguration.DEFAULT.applyTo(context, System.err);
-    return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
-  }
+    @Override
+    public ExecutionStatus configure(LoggerContext context) {
+        LogConfiguration.bridgeJavaUtilLogging();
+        LogConfiguration.DEFAULT.applyTo(context, System.err);
+        return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
 }

@@ -13,25 +13,29 @@ import java.util.Map;
  */
 final class TextLayout extends LayoutBase<ILoggingEvent> {
 
-  @Override
-  public String doLayout(ILoggingEvent event) {
-    StringBuilder line = new StringBuilder(256)
-        .append(LogFields.TIME.format(event.getInstant()))
-        .append(" [").append(event.getThreadName()).append("] ")
-        .append(event.getLevel()).append(' ')
-        .append(shortName(event.getLoggerName())).append(" - ");
-    for (Map.Entry<String, Object> entry : LogFields.of(event).entrySet()) {
-      line.append(entry.getKey()).append('=').append(entry.getValue()).append(' ');
+    @Override
+    public String doLayout(ILoggingEvent event) {
+        StringBuilder line = new StringBuilder(256)
+                .append(LogFields.TIME.format(event.getInstant()))
+                .append(" [")
+                .append(event.getThreadName())
+                .append("] ")
+                .append(event.getLevel())
+                .append(' ')
+                .append(shortName(event.getLoggerName()))
+                .append(" - ");
+        for (Map.Entry<String, Object> entry : LogFields.of(event).entrySet()) {
+            line.append(entry.getKey()).append('=').append(entry.getValue()).append(' ');
+        }
+        line.append(event.getFormattedMessage()).append(CoreConstants.LINE_SEPARATOR);
+        IThrowableProxy thrown = event.getThrowableProxy();
+        if (thrown != null) {
+            line.append(ThrowableProxyUtil.asString(thrown)).append(CoreConstants.LINE_SEPARATOR);
+        }
+        return line.toString();
     }
-    line.append(event.getFormattedMessage()).append(CoreConstants.LINE_SEPARATOR);
-    IThrowableProxy thrown = event.getThrowableProxy();
-    if (thrown != null) {
-      line.append(ThrowableProxyUtil.asString(thrown)).append(CoreConstants.LINE_SEPARATOR);
-    }
-    return line.toString();
-  }
 
-  private static String shortName(String logger) {
-    return logger.substring(logger.lastIndexOf('.') + 1);
-  }
+    private static String shortName(String logger) {
+        return logger.substring(logger.lastIndexOf('.') + 1);
+    }
 }

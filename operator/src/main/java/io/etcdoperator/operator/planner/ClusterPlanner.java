@@ -19,345 +19,398 @@ import java.util.Optional;
  */
 public final class ClusterPlanner {
 
-  static final Duration SHORT = Duration.ofSeconds(2);
-  /** A learner's Pod was started: etcd lists it as started within a second, and nothing in Kubernetes says when. */
-  static final Duration LEARNER_START = Duration.ofMillis(250);
-  /** A member created this recently is starting: looked at often, and counted once etcd answers for it. */
-  public static final Duration LEARNER_START_WINDOW = Duration.ofSeconds(20);
-  static final Duration MEDIUM = Duration.ofSeconds(5);
-  static final Duration LONG = Duration.ofSeconds(10);
-  /** A learner whose Pod has not been up this long after its EtcdMember was created is removed and made again. */
-  static final Duration LEARNER_STUCK = Duration.ofMinutes(10);
+    static final Duration SHORT = Duration.ofSeconds(2);
+    /** A learner's Pod was started: etcd lists it as started within a second, and nothing in Kubernetes says when. */
+    static final Duration LEARNER_START = Duration.ofMillis(250);
+    /** A member created this recently is starting: looked at often, and counted once etcd answers for it. */
+    public static final Duration LEARNER_START_WINDOW = Duration.ofSeconds(20);
 
-  /** Scale-down takes outdated members first (the surge of a memory roll), then broken ones, then the newest. */
-  static final Comparator<ObservedMember> VICTIM_ORDER = Comparator
-      .comparing((ObservedMember m) -> m.outdated().isEmpty())
-      .thenComparing(ObservedMember::ready)
-      .thenComparing(ObservedCluster.NEWEST_FIRST);
+    static final Duration MEDIUM = Duration.ofSeconds(5);
+    static final Duration LONG = Duration.ofSeconds(10);
+    /** A learner whose Pod has not been up this long after its EtcdMember was created is removed and made again. */
+    static final Duration LEARNER_STUCK = Duration.ofMinutes(10);
 
-  /** How long a restarted voter must stay Ready before the roll touches the next member (--member-min-ready-seconds). */
-  public static final Duration MIN_READY = Duration.ofSeconds(10);
+    /** Scale-down takes outdated members first (the surge of a memory roll), then broken ones, then the newest. */
+    static final Comparator<ObservedMember> VICTIM_ORDER = Comparator.comparing(
+                    (ObservedMember m) -> m.outdated().isEmpty())
+            .thenComparing(ObservedMember::ready)
+            .thenComparing(ObservedCluster.NEWEST_FIRST);
 
-  private final Duration minReady;
+    /** How long a restarted voter must stay Ready before the roll touches the next member (--member-min-ready-seconds). */
+    public static final Duration MIN_READY = Duration.ofSeconds(10);
 
-  public ClusterPlanner() {
-    this(MIN_READY);
-  }
+    private final Duration minReady;
 
-  public ClusterPlanner(Duration minReady) {
-    this.minReady = minReady;
-  }
+    public ClusterPlanner() {
+        this(MIN_READY);
+    }
 
-  public Step next(ObservedCluster observed, int desired) {
-    if (observed.clusterId().isEmpty()) {
-      return bootstrap(observed, desired);
+    public ClusterPlanner(Duration minReady) {
+        this.minReady = minReady;
     }
-    if (observed.anyDeleting() && observed.maintenance().recovery().isEmpty()) {
-      return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "a member is being removed", MEDIUM);
-    }
-    Optional<ObservedMember> foreign = observed.members().stream().filter(m -> !m.controlled()).findFirst();
-    if (foreign.isPresent()) {
-      return new Wait(Reason.FOREIGN_MEMBER, foreign.get().name(), LONG);
-    }
-    List<ObservedMember> running = observed.running();
-    if (running.isEmpty()) {
-      return resumeOrStop(observed, desired);
-    }
-    Optional<Step> recovery = QuorumLoss.next(observed);
-    if (recovery.isPresent()) {
-      return recovery.get();
-    }
-    if (!(observed.etcd() instanceof Reached reached)) {
-      return unreachable(observed.etcd());
-    }
-    Membership membership = reached.membership();
-    if (!membership.clusterId().equals(observed.clusterId().get())) {
-      return new Wait(Reason.CLUSTER_ID_MISMATCH, "etcd answers for cluster " + membership.clusterId()
-          + ", the latched cluster is " + observed.clusterId().get() + "; no membership change is made", LONG);
-    }
-    Optional<Step> hold = SpaceAlarms.corrupt(observed).or(() -> Defragmentation.overdue(observed));
-    if (hold.isPresent()) {
-      return hold.get();
-    }
-    ObservedCluster.AuthView auth = observed.auth();
-    if (auth.wanted() && !auth.latched() && auth.etcdRequiresAuth().orElse(false)) {
-      return new Step.LatchAuth();
-    }
-    Optional<Step> password = rootPassword(auth);
-    if (password.isPresent()) {
-      return password.get();
-    }
-    Optional<Step> repair = removeOrphans(observed, membership).or(() -> replaceRemoved(observed, membership))
-        .or(() -> removeLost(observed, membership)).or(() -> NodeLoss.next(observed, membership));
-    if (repair.isPresent()) {
-      return repair.get();
-    }
-    Optional<Step> space = SpaceAlarms.noSpace(observed, membership);
-    if (space.isPresent()) {
-      return space.get();
-    }
-    Optional<ObservedMember> formedSeed = observed.running().size() != 1 ? Optional.empty() : observed.running()
-        .stream().filter(m -> m.ready() && m.outdated().filter(r -> r == RestartReason.CLUSTER_FORMED).isPresent())
-        .findFirst();
-    if (formedSeed.isPresent()) {
-      // before anyone joins: a seed that still starts "new" would form a second cluster on an emptied volume
-      return new Step.RestartMember(formedSeed.get().name(), RestartReason.CLUSTER_FORMED);
-    }
-    Optional<ObservedMember> joiner = observed.pendingJoiner();
-    if (joiner.isPresent()) {
-      return join(joiner.get(), observed, membership);
-    }
-    Optional<Step> learnerStep = promoteLearners(observed, membership, desired);
-    if (learnerStep.isPresent()) {
-      return learnerStep.get();
-    }
-    if (observed.running().size() == desired) {
-      Optional<Step> roll = Roller.next(observed, membership, minReady);
-      if (roll.isPresent()) {
-        return roll.get();
-      }
-    }
-    Step resized = resize(observed, membership, desired);
-    if (!(resized instanceof Step.Converged)) {
-      return resized;
-    }
-    Optional<ObservedMember> small = observed.running().stream().filter(ObservedMember::volumeBehind)
-        .min(Comparator.comparing(ObservedMember::name));
-    if (small.isPresent()) {
-      return new Step.ExpandVolume(small.get().name());
-    }
-    if (auth.wanted() && !auth.latched()) {
-      return new Step.EnableAuth();
-    }
-    if (!observed.targetReached(desired)) {
-      return resized;
-    }
-    return Defragmentation.next(observed, membership).or(() -> expiredVolume(observed)).orElse(resized);
-  }
 
-  /**
-   * A member that lost its data (a memory member whose Pod is gone, a member whose etcd panicked on a raft log it
-   * no longer has, or that etcd-guard refused) must never start again under its old identity: it is replaced once the
-   * loss is proven ({@link LossProof}), quorum-gated. A crash loop of any other cause is reported, never replaced.
-   */
-  private Optional<Step> removeLost(ObservedCluster observed, Membership membership) {
-    Optional<ObservedMember> broken = observed.running().stream()
-        .filter(m -> !m.ready() && m.broken().map(ObservedMember.Broken::dataLost).orElse(false) && !m.podLost())
-        .filter(m -> m.votesIn(membership))
-        .min(Comparator.comparing((ObservedMember m) -> !m.broken().get().proven())
-            .thenComparing(ObservedMember::name));
-    Optional<ObservedMember> lost = broken.or(() -> observed.running().stream().filter(ObservedMember::podLost)
-        .min(Comparator.comparing(ObservedMember::name)));
-    if (lost.isEmpty()) {
-      return Optional.empty();
+    public Step next(ObservedCluster observed, int desired) {
+        if (observed.clusterId().isEmpty()) {
+            return bootstrap(observed, desired);
+        }
+        if (observed.anyDeleting() && observed.maintenance().recovery().isEmpty()) {
+            return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "a member is being removed", MEDIUM);
+        }
+        Optional<ObservedMember> foreign =
+                observed.members().stream().filter(m -> !m.controlled()).findFirst();
+        if (foreign.isPresent()) {
+            return new Wait(Reason.FOREIGN_MEMBER, foreign.get().name(), LONG);
+        }
+        List<ObservedMember> running = observed.running();
+        if (running.isEmpty()) {
+            return resumeOrStop(observed, desired);
+        }
+        Optional<Step> recovery = QuorumLoss.next(observed);
+        if (recovery.isPresent()) {
+            return recovery.get();
+        }
+        if (!(observed.etcd() instanceof Reached reached)) {
+            return unreachable(observed.etcd());
+        }
+        Membership membership = reached.membership();
+        if (!membership.clusterId().equals(observed.clusterId().get())) {
+            return new Wait(
+                    Reason.CLUSTER_ID_MISMATCH,
+                    "etcd answers for cluster " + membership.clusterId() + ", the latched cluster is "
+                            + observed.clusterId().get() + "; no membership change is made",
+                    LONG);
+        }
+        Optional<Step> hold = SpaceAlarms.corrupt(observed).or(() -> Defragmentation.overdue(observed));
+        if (hold.isPresent()) {
+            return hold.get();
+        }
+        ObservedCluster.AuthView auth = observed.auth();
+        if (auth.wanted() && !auth.latched() && auth.etcdRequiresAuth().orElse(false)) {
+            return new Step.LatchAuth();
+        }
+        Optional<Step> password = rootPassword(auth);
+        if (password.isPresent()) {
+            return password.get();
+        }
+        Optional<Step> repair = removeOrphans(observed, membership)
+                .or(() -> replaceRemoved(observed, membership))
+                .or(() -> removeLost(observed, membership))
+                .or(() -> NodeLoss.next(observed, membership));
+        if (repair.isPresent()) {
+            return repair.get();
+        }
+        Optional<Step> space = SpaceAlarms.noSpace(observed, membership);
+        if (space.isPresent()) {
+            return space.get();
+        }
+        Optional<ObservedMember> formedSeed = observed.running().size() != 1
+                ? Optional.empty()
+                : observed.running().stream()
+                        .filter(m -> m.ready()
+                                && m.outdated()
+                                        .filter(r -> r == RestartReason.CLUSTER_FORMED)
+                                        .isPresent())
+                        .findFirst();
+        if (formedSeed.isPresent()) {
+            // before anyone joins: a seed that still starts "new" would form a second cluster on an emptied volume
+            return new Step.RestartMember(formedSeed.get().name(), RestartReason.CLUSTER_FORMED);
+        }
+        Optional<ObservedMember> joiner = observed.pendingJoiner();
+        if (joiner.isPresent()) {
+            return join(joiner.get(), observed, membership);
+        }
+        Optional<Step> learnerStep = promoteLearners(observed, membership, desired);
+        if (learnerStep.isPresent()) {
+            return learnerStep.get();
+        }
+        if (observed.running().size() == desired) {
+            Optional<Step> roll = Roller.next(observed, membership, minReady);
+            if (roll.isPresent()) {
+                return roll.get();
+            }
+        }
+        Step resized = resize(observed, membership, desired);
+        if (!(resized instanceof Step.Converged)) {
+            return resized;
+        }
+        Optional<ObservedMember> small = observed.running().stream()
+                .filter(ObservedMember::volumeBehind)
+                .min(Comparator.comparing(ObservedMember::name));
+        if (small.isPresent()) {
+            return new Step.ExpandVolume(small.get().name());
+        }
+        if (auth.wanted() && !auth.latched()) {
+            return new Step.EnableAuth();
+        }
+        if (!observed.targetReached(desired)) {
+            return resized;
+        }
+        return Defragmentation.next(observed, membership)
+                .or(() -> expiredVolume(observed))
+                .orElse(resized);
     }
-    ObservedMember member = lost.get();
-    Reason reason = broken.isPresent() ? Reason.DATA_LOST : Reason.MEMBER_LOST;
-    if (!LossProof.proven(member, observed.observedAt())) {
-      return Optional.of(new Wait(reason, LossProof.awaiting(member), LossProof.WINDOW));
-    }
-    if (!observed.quorumSurvivesRemoval(member, membership)) {
-      return Optional.of(new Wait(Reason.QUORUM_AT_RISK, (broken.isPresent() ? "broken" : "lost") + " member "
-          + member.name() + " cannot be removed without losing quorum", LONG));
-    }
-    return Optional.of(broken.isPresent() ? new Step.ReplaceBrokenMember(member.name(), member.broken().get())
-        : new Step.RemoveLostMember(member.name()));
-  }
 
-  /**
-   * Proof on both sides: the member's etcd stopped by itself, as it does once it applied its own removal (etcd-guard
-   * says so), and etcd no longer lists its id. Removed by hand (`kubectl etcd leave`) or by another tool, that id can
-   * never come back, so the member is replaced; it no longer votes, so quorum does not change.
-   */
-  private static Optional<Step> replaceRemoved(ObservedCluster observed, Membership membership) {
-    return observed.running().stream()
-        .filter(m -> !m.ready() && m.broken().filter(ObservedMember.Broken::removed).isPresent())
-        .filter(m -> m.memberId().isPresent() && m.memberId().flatMap(membership::byId).isEmpty()
-            && m.entryIn(membership).isEmpty())
-        .min(Comparator.comparing(ObservedMember::name))
-        .map(m -> new Step.ReplaceBrokenMember(m.name(), m.broken().get()));
-  }
+    /**
+     * A member that lost its data (a memory member whose Pod is gone, a member whose etcd panicked on a raft log it
+     * no longer has, or that etcd-guard refused) must never start again under its old identity: it is replaced once the
+     * loss is proven ({@link LossProof}), quorum-gated. A crash loop of any other cause is reported, never replaced.
+     */
+    private Optional<Step> removeLost(ObservedCluster observed, Membership membership) {
+        Optional<ObservedMember> broken = observed.running().stream()
+                .filter(m -> !m.ready()
+                        && m.broken().map(ObservedMember.Broken::dataLost).orElse(false)
+                        && !m.podLost())
+                .filter(m -> m.votesIn(membership))
+                .min(Comparator.comparing(
+                                (ObservedMember m) -> !m.broken().get().proven())
+                        .thenComparing(ObservedMember::name));
+        Optional<ObservedMember> lost = broken.or(() -> observed.running().stream()
+                .filter(ObservedMember::podLost)
+                .min(Comparator.comparing(ObservedMember::name)));
+        if (lost.isEmpty()) {
+            return Optional.empty();
+        }
+        ObservedMember member = lost.get();
+        Reason reason = broken.isPresent() ? Reason.DATA_LOST : Reason.MEMBER_LOST;
+        if (!LossProof.proven(member, observed.observedAt())) {
+            return Optional.of(new Wait(reason, LossProof.awaiting(member), LossProof.WINDOW));
+        }
+        if (!observed.quorumSurvivesRemoval(member, membership)) {
+            return Optional.of(new Wait(
+                    Reason.QUORUM_AT_RISK,
+                    (broken.isPresent() ? "broken" : "lost") + " member " + member.name()
+                            + " cannot be removed without losing quorum",
+                    LONG));
+        }
+        return Optional.of(
+                broken.isPresent()
+                        ? new Step.ReplaceBrokenMember(
+                                member.name(), member.broken().get())
+                        : new Step.RemoveLostMember(member.name()));
+    }
 
-  /** A member whose etcd crash-loops for a cause a new member would share (OOMKilled, a bad flag): named, kept. */
-  static Optional<Wait> crashLooping(ObservedCluster observed) {
-    return observed.running().stream()
-        .filter(m -> m.broken().filter(b -> !b.dataLost()).isPresent())
-        .min(Comparator.comparing(ObservedMember::name))
-        .map(m -> new Wait(Reason.MEMBER_CRASH_LOOPING, m.name() + " crash-loops (" + m.broken().get().restarts()
-            + " restarts, last " + m.broken().get().lastExit() + "); it is not replaced, a new member would fail the "
-            + "same way: fix the cause (resources, options, image) and it restarts on the corrected spec", LONG));
-  }
+    /**
+     * Proof on both sides: the member's etcd stopped by itself, as it does once it applied its own removal (etcd-guard
+     * says so), and etcd no longer lists its id. Removed by hand (`kubectl etcd leave`) or by another tool, that id can
+     * never come back, so the member is replaced; it no longer votes, so quorum does not change.
+     */
+    private static Optional<Step> replaceRemoved(ObservedCluster observed, Membership membership) {
+        return observed.running().stream()
+                .filter(m -> !m.ready()
+                        && m.broken().filter(ObservedMember.Broken::removed).isPresent())
+                .filter(m -> m.memberId().isPresent()
+                        && m.memberId().flatMap(membership::byId).isEmpty()
+                        && m.entryIn(membership).isEmpty())
+                .min(Comparator.comparing(ObservedMember::name))
+                .map(m -> new Step.ReplaceBrokenMember(m.name(), m.broken().get()));
+    }
 
-  /** Only on a converged cluster, and only past the retention the user set: a released volume is never suspect. */
-  private static Optional<Step> expiredVolume(ObservedCluster observed) {
-    return observed.retained().stream()
-        .filter(v -> v.expires().filter(at -> !at.isAfter(observed.observedAt())).isPresent())
-        .min(Comparator.comparing(ObservedCluster.RetainedVolume::pvc))
-        .map(v -> new Step.DeleteRetainedVolume(v.pvc()));
-  }
+    /** A member whose etcd crash-loops for a cause a new member would share (OOMKilled, a bad flag): named, kept. */
+    static Optional<Wait> crashLooping(ObservedCluster observed) {
+        return observed.running().stream()
+                .filter(m -> m.broken().filter(b -> !b.dataLost()).isPresent())
+                .min(Comparator.comparing(ObservedMember::name))
+                .map(m -> new Wait(
+                        Reason.MEMBER_CRASH_LOOPING,
+                        m.name() + " crash-loops (" + m.broken().get().restarts()
+                                + " restarts, last " + m.broken().get().lastExit()
+                                + "); it is not replaced, a new member would fail the "
+                                + "same way: fix the cause (resources, options, image) and it restarts on the corrected spec",
+                        LONG));
+    }
 
-  /** Once auth latched, the operator's copy of root's password follows the user's Secret through etcd. */
-  private static Optional<Step> rootPassword(ObservedCluster.AuthView auth) {
-    if (!auth.latched()) {
-      return Optional.empty();
+    /** Only on a converged cluster, and only past the retention the user set: a released volume is never suspect. */
+    private static Optional<Step> expiredVolume(ObservedCluster observed) {
+        return observed.retained().stream()
+                .filter(v -> v.expires()
+                        .filter(at -> !at.isAfter(observed.observedAt()))
+                        .isPresent())
+                .min(Comparator.comparing(ObservedCluster.RetainedVolume::pvc))
+                .map(v -> new Step.DeleteRetainedVolume(v.pvc()));
     }
-    return switch (auth.password()) {
-      case UNRECORDED -> Optional.of(new Step.RecordRootPassword());
-      case CHANGED -> Optional.of(new Step.RotateRootPassword());
-      case ETCD_HAS_NEXT, ETCD_HAS_WANTED -> Optional.of(new Step.FinishRootPasswordChange(auth.password()));
-      case IN_STEP -> Optional.empty();
-    };
-  }
 
-  private Step bootstrap(ObservedCluster observed, int desired) {
-    if (desired == 0) {
-      return new Step.Converged(Reason.PAUSED_FROM_START);
+    /** Once auth latched, the operator's copy of root's password follows the user's Secret through etcd. */
+    private static Optional<Step> rootPassword(ObservedCluster.AuthView auth) {
+        if (!auth.latched()) {
+            return Optional.empty();
+        }
+        return switch (auth.password()) {
+            case UNRECORDED -> Optional.of(new Step.RecordRootPassword());
+            case CHANGED -> Optional.of(new Step.RotateRootPassword());
+            case ETCD_HAS_NEXT, ETCD_HAS_WANTED -> Optional.of(new Step.FinishRootPasswordChange(auth.password()));
+            case IN_STEP -> Optional.empty();
+        };
     }
-    Optional<ObservedMember> seed = observed.seed();
-    if (seed.isEmpty()) {
-      if (observed.anyDeleting()) {
-        return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "an earlier seed is being removed", MEDIUM);
-      }
-      return new Step.CreateSeed();
-    }
-    ObservedMember s = seed.get();
-    if (!s.controlled()) {
-      return new Wait(Reason.FOREIGN_MEMBER, s.name(), LONG);
-    }
-    if (s.pending()) {
-      return new Step.CompleteSeed(s.name(), InitialCluster.seed(s.name(), s.peerUrl()));
-    }
-    if (!s.hasPod()) {
-      return new Wait(Reason.WAITING_FOR_SEED, "seed member " + s.name() + " has no Pod yet", MEDIUM);
-    }
-    if (observed.etcd() instanceof Unreachable u) {
-      // a new seed answers within a second or two of its Pod starting, and no Kubernetes event says when
-      return new Wait(u.reason(), u.detail(), starting(s, observed) ? LEARNER_START : LONG);
-    }
-    if (observed.etcd() instanceof Reached reached) {
-      Membership m = reached.membership();
-      boolean formedBySeed = m.members().size() == 1
-          && (m.members().get(0).name().equals(s.name()) || m.members().get(0).peerUrls().contains(s.peerUrl()));
-      if (formedBySeed) {
-        return new Step.LatchClusterId(m.clusterId());
-      }
-      return new Wait(Reason.WAITING_FOR_SEED, "seed answered with an unexpected member list", MEDIUM);
-    }
-    return new Wait(Reason.WAITING_FOR_SEED, "waiting for seed member " + s.name(), MEDIUM);
-  }
 
-  private Step resumeOrStop(ObservedCluster observed, int desired) {
-    if (desired == 0) {
-      return new Step.Converged(Reason.PAUSED);
+    private Step bootstrap(ObservedCluster observed, int desired) {
+        if (desired == 0) {
+            return new Step.Converged(Reason.PAUSED_FROM_START);
+        }
+        Optional<ObservedMember> seed = observed.seed();
+        if (seed.isEmpty()) {
+            if (observed.anyDeleting()) {
+                return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "an earlier seed is being removed", MEDIUM);
+            }
+            return new Step.CreateSeed();
+        }
+        ObservedMember s = seed.get();
+        if (!s.controlled()) {
+            return new Wait(Reason.FOREIGN_MEMBER, s.name(), LONG);
+        }
+        if (s.pending()) {
+            return new Step.CompleteSeed(s.name(), InitialCluster.seed(s.name(), s.peerUrl()));
+        }
+        if (!s.hasPod()) {
+            return new Wait(Reason.WAITING_FOR_SEED, "seed member " + s.name() + " has no Pod yet", MEDIUM);
+        }
+        if (observed.etcd() instanceof Unreachable u) {
+            // a new seed answers within a second or two of its Pod starting, and no Kubernetes event says when
+            return new Wait(u.reason(), u.detail(), starting(s, observed) ? LEARNER_START : LONG);
+        }
+        if (observed.etcd() instanceof Reached reached) {
+            Membership m = reached.membership();
+            boolean formedBySeed = m.members().size() == 1
+                    && (m.members().get(0).name().equals(s.name())
+                            || m.members().get(0).peerUrls().contains(s.peerUrl()));
+            if (formedBySeed) {
+                return new Step.LatchClusterId(m.clusterId());
+            }
+            return new Wait(Reason.WAITING_FOR_SEED, "seed answered with an unexpected member list", MEDIUM);
+        }
+        return new Wait(Reason.WAITING_FOR_SEED, "waiting for seed member " + s.name(), MEDIUM);
     }
-    Optional<ObservedMember> dormant = observed.dormant().stream().sorted(ObservedCluster.NEWEST_FIRST).findFirst();
-    if (dormant.isPresent()) {
-      return new Step.Wake(dormant.get().name());
-    }
-    return AllMembersLost.reset(observed).orElseGet(() -> new Wait(Reason.ALL_MEMBERS_LOST,
-        AllMembersLost.message(observed, List.of()), LONG));
-  }
 
-  private Step join(ObservedMember joiner, ObservedCluster observed, Membership membership) {
-    if (membership.byPeerUrl(joiner.peerUrl()).isEmpty()) {
-      if (!membership.learners().isEmpty()) {
-        // etcd admits one learner at a time; the earlier one must be promoted or removed first.
-        return new Wait(Reason.LEARNER_CATCHING_UP, "another learner is still joining", SHORT);
-      }
-      return new Step.AddLearner(joiner.name(), joiner.peerUrl(), InitialCluster.afterAdding(membership, observed, joiner));
+    private Step resumeOrStop(ObservedCluster observed, int desired) {
+        if (desired == 0) {
+            return new Step.Converged(Reason.PAUSED);
+        }
+        Optional<ObservedMember> dormant =
+                observed.dormant().stream().sorted(ObservedCluster.NEWEST_FIRST).findFirst();
+        if (dormant.isPresent()) {
+            return new Step.Wake(dormant.get().name());
+        }
+        return AllMembersLost.reset(observed)
+                .orElseGet(() -> new Wait(Reason.ALL_MEMBERS_LOST, AllMembersLost.message(observed, List.of()), LONG));
     }
-    return new Step.WriteInitialCluster(joiner.name(), InitialCluster.from(membership, observed, joiner));
-  }
 
-  private Optional<Step> promoteLearners(ObservedCluster observed, Membership membership, int desired) {
-    for (Member learner : membership.learners()) {
-      Optional<ObservedMember> owner = observed.ownerOf(learner);
-      if (owner.isEmpty()) {
-        continue; // orphans were removed before this check
-      }
-      boolean notStarted = !owner.get().hasPod() || !learner.started();
-      boolean surge = !observed.outdated().isEmpty(); // a memory roll joins one member above the target on purpose
-      if (notStarted && observed.running().size() > desired && !surge) {
-        // the scale-up was reverted while this learner never came up: removing a learner never costs quorum
-        return Optional.of(new Step.RemoveMember(owner.get().name()));
-      }
-      boolean down = notStarted || !owner.get().ready();
-      if (down && owner.get().created().plus(LEARNER_STUCK).isBefore(observed.observedAt())) {
-        // only one learner can be in flight: one that never comes up would block every later join and roll
-        return Optional.of(new Step.RemoveStuckLearner(owner.get().name()));
-      }
-      if (notStarted) {
-        return Optional.of(new Wait(Reason.LEARNER_CATCHING_UP, owner.get().name() + " has not started yet",
-            starting(owner.get(), observed) ? LEARNER_START : SHORT));
-      }
-      return Optional.of(new Step.PromoteLearner(owner.get().name(), learner.id(), observed.running().stream()
-          .filter(ObservedMember::isLeader).map(ObservedMember::name).findFirst()));
+    private Step join(ObservedMember joiner, ObservedCluster observed, Membership membership) {
+        if (membership.byPeerUrl(joiner.peerUrl()).isEmpty()) {
+            if (!membership.learners().isEmpty()) {
+                // etcd admits one learner at a time; the earlier one must be promoted or removed first.
+                return new Wait(Reason.LEARNER_CATCHING_UP, "another learner is still joining", SHORT);
+            }
+            return new Step.AddLearner(
+                    joiner.name(), joiner.peerUrl(), InitialCluster.afterAdding(membership, observed, joiner));
+        }
+        return new Step.WriteInitialCluster(joiner.name(), InitialCluster.from(membership, observed, joiner));
     }
-    return Optional.empty();
-  }
 
-  /** Created moments ago: its etcd is expected to answer any moment, so it is looked at often. */
-  private static boolean starting(ObservedMember member, ObservedCluster observed) {
-    return member.created().plus(LEARNER_START_WINDOW).isAfter(observed.observedAt());
-  }
+    private Optional<Step> promoteLearners(ObservedCluster observed, Membership membership, int desired) {
+        for (Member learner : membership.learners()) {
+            Optional<ObservedMember> owner = observed.ownerOf(learner);
+            if (owner.isEmpty()) {
+                continue; // orphans were removed before this check
+            }
+            boolean notStarted = !owner.get().hasPod() || !learner.started();
+            boolean surge =
+                    !observed.outdated().isEmpty(); // a memory roll joins one member above the target on purpose
+            if (notStarted && observed.running().size() > desired && !surge) {
+                // the scale-up was reverted while this learner never came up: removing a learner never costs quorum
+                return Optional.of(new Step.RemoveMember(owner.get().name()));
+            }
+            boolean down = notStarted || !owner.get().ready();
+            if (down && owner.get().created().plus(LEARNER_STUCK).isBefore(observed.observedAt())) {
+                // only one learner can be in flight: one that never comes up would block every later join and roll
+                return Optional.of(new Step.RemoveStuckLearner(owner.get().name()));
+            }
+            if (notStarted) {
+                return Optional.of(new Wait(
+                        Reason.LEARNER_CATCHING_UP,
+                        owner.get().name() + " has not started yet",
+                        starting(owner.get(), observed) ? LEARNER_START : SHORT));
+            }
+            return Optional.of(new Step.PromoteLearner(
+                    owner.get().name(),
+                    learner.id(),
+                    observed.running().stream()
+                            .filter(ObservedMember::isLeader)
+                            .map(ObservedMember::name)
+                            .findFirst()));
+        }
+        return Optional.empty();
+    }
 
-  private Optional<Step> removeOrphans(ObservedCluster observed, Membership membership) {
-    for (Member member : membership.members()) {
-      if (observed.ownerOf(member).isPresent()) {
-        continue;
-      }
-      int voters = membership.voters().size();
-      int readyVoters = observed.readyVoters(membership);
-      if (member.learner() || Quorum.holds(readyVoters, voters - 1)) {
-        return Optional.of(new Step.RemoveOrphan(member.id(), member.name()));
-      }
-      return Optional.of(new Wait(Reason.QUORUM_AT_RISK, "orphan member " + member.id() + " kept for quorum", LONG));
+    /** Created moments ago: its etcd is expected to answer any moment, so it is looked at often. */
+    private static boolean starting(ObservedMember member, ObservedCluster observed) {
+        return member.created().plus(LEARNER_START_WINDOW).isAfter(observed.observedAt());
     }
-    return Optional.empty();
-  }
 
-  private Step resize(ObservedCluster observed, Membership membership, int desired) {
-    List<ObservedMember> running = observed.running();
-    if (running.size() < desired) {
-      Optional<ObservedMember> dormant = observed.dormant().stream().findFirst();
-      if (dormant.isPresent()) {
-        return new Step.Wake(dormant.get().name());
-      }
-      long unready = running.stream().filter(m -> !m.ready()).count();
-      if (unready > 0) {
-        return crashLooping(observed).orElseGet(() -> new Wait(Reason.MEMBERS_NOT_READY, unready + " of "
-            + running.size() + " members not ready", MEDIUM));
-      }
-      return new Step.CreateMember(membership.learners().isEmpty()
-          ? Optional.of(InitialCluster.before(membership, observed)) : Optional.empty());
+    private Optional<Step> removeOrphans(ObservedCluster observed, Membership membership) {
+        for (Member member : membership.members()) {
+            if (observed.ownerOf(member).isPresent()) {
+                continue;
+            }
+            int voters = membership.voters().size();
+            int readyVoters = observed.readyVoters(membership);
+            if (member.learner() || Quorum.holds(readyVoters, voters - 1)) {
+                return Optional.of(new Step.RemoveOrphan(member.id(), member.name()));
+            }
+            return Optional.of(
+                    new Wait(Reason.QUORUM_AT_RISK, "orphan member " + member.id() + " kept for quorum", LONG));
+        }
+        return Optional.empty();
     }
-    if (running.size() > desired) {
-      if (desired == 0 && running.size() == 1) {
-        return new Step.Pause(running.get(0).name());
-      }
-      ObservedMember victim = running.stream().sorted(VICTIM_ORDER).findFirst().orElseThrow();
-      if (!observed.quorumSurvivesRemoval(victim, membership)) {
-        return new Wait(Reason.QUORUM_AT_RISK, "removing " + victim.name() + " now would lose quorum", LONG);
-      }
-      if (victim.outdated().isPresent()) {
-        return Roller.retire(victim, observed, membership, minReady);
-      }
-      Optional<Step> move = Roller.moveLeadershipOff(victim, observed, membership);
-      return move.orElseGet(() -> new Step.RemoveMember(victim.name()));
-    }
-    long unready = running.stream().filter(m -> !m.ready()).count();
-    if (unready > 0) {
-      return crashLooping(observed).orElseGet(() -> new Wait(Reason.MEMBERS_NOT_READY, unready + " of "
-          + running.size() + " members not ready", MEDIUM));
-    }
-    return new Step.Converged(Reason.RECONCILED);
-  }
 
-  private static Step unreachable(EtcdView view) {
-    if (view instanceof Unreachable u) {
-      return new Wait(u.reason(), u.detail(), LONG);
+    private Step resize(ObservedCluster observed, Membership membership, int desired) {
+        List<ObservedMember> running = observed.running();
+        if (running.size() < desired) {
+            Optional<ObservedMember> dormant = observed.dormant().stream().findFirst();
+            if (dormant.isPresent()) {
+                return new Step.Wake(dormant.get().name());
+            }
+            long unready = running.stream().filter(m -> !m.ready()).count();
+            if (unready > 0) {
+                return crashLooping(observed)
+                        .orElseGet(() -> new Wait(
+                                Reason.MEMBERS_NOT_READY,
+                                unready + " of " + running.size() + " members not ready",
+                                MEDIUM));
+            }
+            return new Step.CreateMember(
+                    membership.learners().isEmpty()
+                            ? Optional.of(InitialCluster.before(membership, observed))
+                            : Optional.empty());
+        }
+        if (running.size() > desired) {
+            if (desired == 0 && running.size() == 1) {
+                return new Step.Pause(running.get(0).name());
+            }
+            ObservedMember victim =
+                    running.stream().sorted(VICTIM_ORDER).findFirst().orElseThrow();
+            if (!observed.quorumSurvivesRemoval(victim, membership)) {
+                return new Wait(Reason.QUORUM_AT_RISK, "removing " + victim.name() + " now would lose quorum", LONG);
+            }
+            if (victim.outdated().isPresent()) {
+                return Roller.retire(victim, observed, membership, minReady);
+            }
+            Optional<Step> move = Roller.moveLeadershipOff(victim, observed, membership);
+            return move.orElseGet(() -> new Step.RemoveMember(victim.name()));
+        }
+        long unready = running.stream().filter(m -> !m.ready()).count();
+        if (unready > 0) {
+            return crashLooping(observed)
+                    .orElseGet(() -> new Wait(
+                            Reason.MEMBERS_NOT_READY,
+                            unready + " of " + running.size() + " members not ready",
+                            MEDIUM));
+        }
+        return new Step.Converged(Reason.RECONCILED);
     }
-    return new Wait(Reason.CLUSTER_UNREACHABLE, "no voter endpoint to dial", MEDIUM);
-  }
 
+    private static Step unreachable(EtcdView view) {
+        if (view instanceof Unreachable u) {
+            return new Wait(u.reason(), u.detail(), LONG);
+        }
+        return new Wait(Reason.CLUSTER_UNREACHABLE, "no voter endpoint to dial", MEDIUM);
+    }
 }

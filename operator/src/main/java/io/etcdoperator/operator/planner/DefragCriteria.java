@@ -9,21 +9,22 @@ import java.util.OptionalInt;
  */
 public record DefragCriteria(boolean all, long freeSpaceAbove, OptionalInt quotaUsagePercent, long minReclaim) {
 
-  public static final long DEFAULT_FREE_SPACE_ABOVE = 200L * 1024 * 1024;
-  public static final long DEFAULT_MIN_RECLAIM = 32L * 1024 * 1024;
-  public static final DefragCriteria ALL = new DefragCriteria(true, 0, OptionalInt.empty(), 0);
+    public static final long DEFAULT_FREE_SPACE_ABOVE = 200L * 1024 * 1024;
+    public static final long DEFAULT_MIN_RECLAIM = 32L * 1024 * 1024;
+    public static final DefragCriteria ALL = new DefragCriteria(true, 0, OptionalInt.empty(), 0);
 
-  public boolean wants(EndpointStatus status, long quotaBytes) {
-    if (all) {
-      return true;
+    public boolean wants(EndpointStatus status, long quotaBytes) {
+        if (all) {
+            return true;
+        }
+        long reclaimable = status.dbSize() - status.dbSizeInUse();
+        return reclaimable > threshold(status.dbSize(), quotaBytes);
     }
-    long reclaimable = status.dbSize() - status.dbSizeInUse();
-    return reclaimable > threshold(status.dbSize(), quotaBytes);
-  }
 
-  long threshold(long dbSize, long quotaBytes) {
-    boolean pressure = quotaUsagePercent.isPresent() && quotaBytes > 0
-        && dbSize * 100 >= (long) quotaUsagePercent.getAsInt() * quotaBytes;
-    return pressure ? minReclaim : freeSpaceAbove;
-  }
+    long threshold(long dbSize, long quotaBytes) {
+        boolean pressure = quotaUsagePercent.isPresent()
+                && quotaBytes > 0
+                && dbSize * 100 >= (long) quotaUsagePercent.getAsInt() * quotaBytes;
+        return pressure ? minReclaim : freeSpaceAbove;
+    }
 }

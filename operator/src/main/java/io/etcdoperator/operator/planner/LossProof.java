@@ -10,29 +10,29 @@ import java.time.Instant;
  */
 final class LossProof {
 
-  /** Two passes at least this far apart (longer than the kubelet's first back-off, so a failed start repeats). */
-  static final Duration WINDOW = Duration.ofSeconds(5);
+    /** Two passes at least this far apart (longer than the kubelet's first back-off, so a failed start repeats). */
+    static final Duration WINDOW = Duration.ofSeconds(5);
 
-  private LossProof() {}
+    private LossProof() {}
 
-  static boolean proven(ObservedMember member, Instant now) {
-    if (member.ready() || !member.showsLoss() || member.evidence().isEmpty()) {
-      return false;
+    static boolean proven(ObservedMember member, Instant now) {
+        if (member.ready() || !member.showsLoss() || member.evidence().isEmpty()) {
+            return false;
+        }
+        ObservedMember.Evidence seen = member.evidence().get();
+        if (seen.since().plus(WINDOW).isAfter(now)) {
+            return false;
+        }
+        if (member.memory() && member.podLost()) {
+            return true; // the Pod that held its tmpfs is gone for good: nothing brings it back
+        }
+        return member.broken().map(b -> b.restarts() > seen.restartsThen()).orElse(false);
     }
-    ObservedMember.Evidence seen = member.evidence().get();
-    if (seen.since().plus(WINDOW).isAfter(now)) {
-      return false;
-    }
-    if (member.memory() && member.podLost()) {
-      return true; // the Pod that held its tmpfs is gone for good: nothing brings it back
-    }
-    return member.broken().map(b -> b.restarts() > seen.restartsThen()).orElse(false);
-  }
 
-  /** What is still missing, for the status while a sign of loss awaits its proof. */
-  static String awaiting(ObservedMember member) {
-    return member.memory() && member.podLost()
-        ? member.name() + "'s Pod is gone; confirming in a later pass before anything is discarded"
-        : member.name() + "'s etcd reported lost data once; waiting for its next start to say so again";
-  }
+    /** What is still missing, for the status while a sign of loss awaits its proof. */
+    static String awaiting(ObservedMember member) {
+        return member.memory() && member.podLost()
+                ? member.name() + "'s Pod is gone; confirming in a later pass before anything is discarded"
+                : member.name() + "'s etcd reported lost data once; waiting for its next start to say so again";
+    }
 }

@@ -35,150 +35,367 @@ import java.util.Optional;
  *     how long that may last (the cluster's progressDeadlineSeconds)
  */
 public record ObservedMember(
-    String name,
-    Instant created,
-    boolean seed,
-    boolean pending,
-    boolean dormant,
-    boolean deleting,
-    boolean ready,
-    boolean hasPod,
-    boolean voterMark,
-    Optional<MemberId> memberId,
-    URI peerUrl,
-    boolean controlled,
-    boolean memory,
-    boolean podLost,
-    Optional<RestartReason> outdated,
-    Optional<EndpointStatus> endpoint,
-    String specVersion,
-    boolean volumeBehind,
-    Optional<Broken> broken,
-    Optional<NodeDown> nodeDown,
-    boolean restartsInPlace,
-    Optional<ReadyPod> readyPod,
-    Optional<Evidence> evidence,
-    Optional<Unrunnable> unrunnable) {
+        String name,
+        Instant created,
+        boolean seed,
+        boolean pending,
+        boolean dormant,
+        boolean deleting,
+        boolean ready,
+        boolean hasPod,
+        boolean voterMark,
+        Optional<MemberId> memberId,
+        URI peerUrl,
+        boolean controlled,
+        boolean memory,
+        boolean podLost,
+        Optional<RestartReason> outdated,
+        Optional<EndpointStatus> endpoint,
+        String specVersion,
+        boolean volumeBehind,
+        Optional<Broken> broken,
+        Optional<NodeDown> nodeDown,
+        boolean restartsInPlace,
+        Optional<ReadyPod> readyPod,
+        Optional<Evidence> evidence,
+        Optional<Unrunnable> unrunnable) {
 
-  /**
-   * A broken etcd container: it lost its data, or it crash-loops; what its last run said. {@code proven}: the loss is
-   * certain (etcd-guard refused it, or raft panicked on a log it no longer has), not inferred from a WAL-less start.
-   */
-  /** This member's entry in etcd's member list, found by name or peer URL. */
-  public Optional<Member> entryIn(Membership membership) {
-    return membership.entryOf(name, peerUrl);
-  }
-
-  /** Whether etcd lists this member as a voter (a learner, or a member etcd does not list, does not vote). */
-  public boolean votesIn(Membership membership) {
-    return entryIn(membership).map(e -> !e.learner()).orElse(false);
-  }
-
-  /** {@code removed}: its etcd stopped by itself, as it does once it applied its own removal (etcd-guard says so). */
-  public record Broken(boolean dataLost, boolean proven, int restarts, String lastExit, boolean removed) {
-
-    public Broken(boolean dataLost, boolean proven, int restarts, String lastExit) {
-      this(dataLost, proven, restarts, lastExit, false);
+    /**
+     * A broken etcd container: it lost its data, or it crash-loops; what its last run said. {@code proven}: the loss is
+     * certain (etcd-guard refused it, or raft panicked on a log it no longer has), not inferred from a WAL-less start.
+     */
+    /** This member's entry in etcd's member list, found by name or peer URL. */
+    public Optional<Member> entryIn(Membership membership) {
+        return membership.entryOf(name, peerUrl);
     }
 
-    public static Broken removed(int restarts, String lastExit) {
-      return new Broken(false, false, restarts, lastExit, true);
+    /** Whether etcd lists this member as a voter (a learner, or a member etcd does not list, does not vote). */
+    public boolean votesIn(Membership membership) {
+        return entryIn(membership).map(e -> !e.learner()).orElse(false);
     }
-  }
 
-  /**
-   * A Ready Pod: Ready since {@code since} (the later of the Ready condition's transition and the start of its etcd
-   * container's current run); {@code oomKilled}: that container's last run in this Pod ended OOMKilled.
-   */
-  public record ReadyPod(Instant since, boolean oomKilled) {
-    public static final ReadyPod LONG_AGO = new ReadyPod(Instant.MIN, false);
-  }
+    /** {@code removed}: its etcd stopped by itself, as it does once it applied its own removal (etcd-guard says so). */
+    public record Broken(boolean dataLost, boolean proven, int restarts, String lastExit, boolean removed) {
 
-  /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */
-  public record NodeDown(String node, Instant since) {}
+        public Broken(boolean dataLost, boolean proven, int restarts, String lastExit) {
+            this(dataLost, proven, restarts, lastExit, false);
+        }
 
-  /** When this operator first saw the member's current sign of lost data, and its etcd container's restarts then. */
-  public record Evidence(Instant since, int restartsThen) {}
+        public static Broken removed(int restarts, String lastExit) {
+            return new Broken(false, false, restarts, lastExit, true);
+        }
+    }
 
-  /** Its Pod is Pending since {@code since} for {@code why}; after {@code allowed} the member is replaced. */
-  public record Unrunnable(String why, Instant since, Duration allowed) {}
+    /**
+     * A Ready Pod: Ready since {@code since} (the later of the Ready condition's transition and the start of its etcd
+     * container's current run); {@code oomKilled}: that container's last run in this Pod ended OOMKilled.
+     */
+    public record ReadyPod(Instant since, boolean oomKilled) {
+        public static final ReadyPod LONG_AGO = new ReadyPod(Instant.MIN, false);
+    }
 
-  /** As observed with its Pod's readiness taken from the member's, and no sign of loss seen before this pass. */
-  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
-      boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
-      boolean controlled, boolean memory, boolean podLost, Optional<RestartReason> outdated,
-      Optional<EndpointStatus> endpoint, String specVersion, boolean volumeBehind, Optional<Broken> broken,
-      Optional<NodeDown> nodeDown, boolean restartsInPlace) {
-    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
-        memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown, restartsInPlace,
-        ready ? Optional.of(ReadyPod.LONG_AGO) : Optional.empty(), Optional.empty(), Optional.empty());
-  }
+    /** The node a Pod is bound to reports Ready False or Unknown, since its condition last changed. */
+    public record NodeDown(String node, Instant since) {}
 
-  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
-      boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
-      boolean controlled, boolean memory, boolean podLost, Optional<RestartReason> outdated,
-      Optional<EndpointStatus> endpoint, String specVersion, boolean volumeBehind, Optional<Broken> broken,
-      Optional<NodeDown> nodeDown) {
-    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
-        memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown, false);
-  }
+    /** When this operator first saw the member's current sign of lost data, and its etcd container's restarts then. */
+    public record Evidence(Instant since, int restartsThen) {}
 
-  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
-      boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
-      boolean controlled, boolean memory, boolean podLost, Optional<RestartReason> outdated,
-      Optional<EndpointStatus> endpoint, String specVersion, boolean volumeBehind, Optional<Broken> broken) {
-    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
-        memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, Optional.empty());
-  }
+    /** Its Pod is Pending since {@code since} for {@code why}; after {@code allowed} the member is replaced. */
+    public record Unrunnable(String why, Instant since, Duration allowed) {}
 
-  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant,
-      boolean deleting, boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl,
-      boolean controlled, boolean memory, boolean podLost, Optional<RestartReason> outdated,
-      Optional<EndpointStatus> endpoint, String specVersion, boolean volumeBehind) {
-    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
-        memory, podLost, outdated, endpoint, specVersion, volumeBehind, Optional.empty());
-  }
+    /** As observed with its Pod's readiness taken from the member's, and no sign of loss seen before this pass. */
+    public ObservedMember(
+            String name,
+            Instant created,
+            boolean seed,
+            boolean pending,
+            boolean dormant,
+            boolean deleting,
+            boolean ready,
+            boolean hasPod,
+            boolean voterMark,
+            Optional<MemberId> memberId,
+            URI peerUrl,
+            boolean controlled,
+            boolean memory,
+            boolean podLost,
+            Optional<RestartReason> outdated,
+            Optional<EndpointStatus> endpoint,
+            String specVersion,
+            boolean volumeBehind,
+            Optional<Broken> broken,
+            Optional<NodeDown> nodeDown,
+            boolean restartsInPlace) {
+        this(
+                name,
+                created,
+                seed,
+                pending,
+                dormant,
+                deleting,
+                ready,
+                hasPod,
+                voterMark,
+                memberId,
+                peerUrl,
+                controlled,
+                memory,
+                podLost,
+                outdated,
+                endpoint,
+                specVersion,
+                volumeBehind,
+                broken,
+                nodeDown,
+                restartsInPlace,
+                ready ? Optional.of(ReadyPod.LONG_AGO) : Optional.empty(),
+                Optional.empty(),
+                Optional.empty());
+    }
 
-  /** A PVC member on the latched target, with nothing observed from etcd. */
-  public ObservedMember(String name, Instant created, boolean seed, boolean pending, boolean dormant, boolean deleting,
-      boolean ready, boolean hasPod, boolean voterMark, Optional<MemberId> memberId, URI peerUrl, boolean controlled) {
-    this(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId, peerUrl, controlled,
-        false, false, Optional.empty(), Optional.empty(), "", false);
-  }
+    public ObservedMember(
+            String name,
+            Instant created,
+            boolean seed,
+            boolean pending,
+            boolean dormant,
+            boolean deleting,
+            boolean ready,
+            boolean hasPod,
+            boolean voterMark,
+            Optional<MemberId> memberId,
+            URI peerUrl,
+            boolean controlled,
+            boolean memory,
+            boolean podLost,
+            Optional<RestartReason> outdated,
+            Optional<EndpointStatus> endpoint,
+            String specVersion,
+            boolean volumeBehind,
+            Optional<Broken> broken,
+            Optional<NodeDown> nodeDown) {
+        this(
+                name,
+                created,
+                seed,
+                pending,
+                dormant,
+                deleting,
+                ready,
+                hasPod,
+                voterMark,
+                memberId,
+                peerUrl,
+                controlled,
+                memory,
+                podLost,
+                outdated,
+                endpoint,
+                specVersion,
+                volumeBehind,
+                broken,
+                nodeDown,
+                false);
+    }
 
-  public boolean running() {
-    return !deleting && !dormant;
-  }
+    public ObservedMember(
+            String name,
+            Instant created,
+            boolean seed,
+            boolean pending,
+            boolean dormant,
+            boolean deleting,
+            boolean ready,
+            boolean hasPod,
+            boolean voterMark,
+            Optional<MemberId> memberId,
+            URI peerUrl,
+            boolean controlled,
+            boolean memory,
+            boolean podLost,
+            Optional<RestartReason> outdated,
+            Optional<EndpointStatus> endpoint,
+            String specVersion,
+            boolean volumeBehind,
+            Optional<Broken> broken) {
+        this(
+                name,
+                created,
+                seed,
+                pending,
+                dormant,
+                deleting,
+                ready,
+                hasPod,
+                voterMark,
+                memberId,
+                peerUrl,
+                controlled,
+                memory,
+                podLost,
+                outdated,
+                endpoint,
+                specVersion,
+                volumeBehind,
+                broken,
+                Optional.empty());
+    }
 
-  /** This member as the pass that restarts it must report it: its Pod is going, so it is not ready. */
-  public ObservedMember restarting() {
-    return new ObservedMember(name, created, seed, pending, dormant, deleting, false, hasPod, voterMark, memberId,
-        peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
-        restartsInPlace, Optional.empty(), evidence, unrunnable);
-  }
+    public ObservedMember(
+            String name,
+            Instant created,
+            boolean seed,
+            boolean pending,
+            boolean dormant,
+            boolean deleting,
+            boolean ready,
+            boolean hasPod,
+            boolean voterMark,
+            Optional<MemberId> memberId,
+            URI peerUrl,
+            boolean controlled,
+            boolean memory,
+            boolean podLost,
+            Optional<RestartReason> outdated,
+            Optional<EndpointStatus> endpoint,
+            String specVersion,
+            boolean volumeBehind) {
+        this(
+                name,
+                created,
+                seed,
+                pending,
+                dormant,
+                deleting,
+                ready,
+                hasPod,
+                voterMark,
+                memberId,
+                peerUrl,
+                controlled,
+                memory,
+                podLost,
+                outdated,
+                endpoint,
+                specVersion,
+                volumeBehind,
+                Optional.empty());
+    }
 
-  /** This member with what earlier passes saw of its sign of lost data. */
-  public ObservedMember withEvidence(Optional<Evidence> seen) {
-    return new ObservedMember(name, created, seed, pending, dormant, deleting, ready, hasPod, voterMark, memberId,
-        peerUrl, controlled, memory, podLost, outdated, endpoint, specVersion, volumeBehind, broken, nodeDown,
-        restartsInPlace, readyPod, seen, unrunnable);
-  }
+    /** A PVC member on the latched target, with nothing observed from etcd. */
+    public ObservedMember(
+            String name,
+            Instant created,
+            boolean seed,
+            boolean pending,
+            boolean dormant,
+            boolean deleting,
+            boolean ready,
+            boolean hasPod,
+            boolean voterMark,
+            Optional<MemberId> memberId,
+            URI peerUrl,
+            boolean controlled) {
+        this(
+                name,
+                created,
+                seed,
+                pending,
+                dormant,
+                deleting,
+                ready,
+                hasPod,
+                voterMark,
+                memberId,
+                peerUrl,
+                controlled,
+                false,
+                false,
+                Optional.empty(),
+                Optional.empty(),
+                "",
+                false);
+    }
 
-  /** Its data is gone by what this pass sees: a memory member's Pod, or its etcd container says so. */
-  public boolean showsLoss() {
-    return (memory && podLost) || broken.map(Broken::dataLost).orElse(false);
-  }
+    public boolean running() {
+        return !deleting && !dormant;
+    }
 
-  /** Ready, and (when etcd answered) running the version its spec asks for: a rolled member has settled. */
-  public boolean settled() {
-    return ready && endpoint.map(s -> s.version().equals(specVersion) || specVersion.isEmpty()).orElse(true);
-  }
+    /** This member as the pass that restarts it must report it: its Pod is going, so it is not ready. */
+    public ObservedMember restarting() {
+        return new ObservedMember(
+                name,
+                created,
+                seed,
+                pending,
+                dormant,
+                deleting,
+                false,
+                hasPod,
+                voterMark,
+                memberId,
+                peerUrl,
+                controlled,
+                memory,
+                podLost,
+                outdated,
+                endpoint,
+                specVersion,
+                volumeBehind,
+                broken,
+                nodeDown,
+                restartsInPlace,
+                Optional.empty(),
+                evidence,
+                unrunnable);
+    }
 
-  public boolean podReady() {
-    return readyPod.isPresent();
-  }
+    /** This member with what earlier passes saw of its sign of lost data. */
+    public ObservedMember withEvidence(Optional<Evidence> seen) {
+        return new ObservedMember(
+                name,
+                created,
+                seed,
+                pending,
+                dormant,
+                deleting,
+                ready,
+                hasPod,
+                voterMark,
+                memberId,
+                peerUrl,
+                controlled,
+                memory,
+                podLost,
+                outdated,
+                endpoint,
+                specVersion,
+                volumeBehind,
+                broken,
+                nodeDown,
+                restartsInPlace,
+                readyPod,
+                seen,
+                unrunnable);
+    }
 
-  public boolean isLeader() {
-    return endpoint.map(EndpointStatus::isLeader).orElse(false);
-  }
+    /** Its data is gone by what this pass sees: a memory member's Pod, or its etcd container says so. */
+    public boolean showsLoss() {
+        return (memory && podLost) || broken.map(Broken::dataLost).orElse(false);
+    }
+
+    /** Ready, and (when etcd answered) running the version its spec asks for: a rolled member has settled. */
+    public boolean settled() {
+        return ready
+                && endpoint.map(s -> s.version().equals(specVersion) || specVersion.isEmpty())
+                        .orElse(true);
+    }
+
+    public boolean podReady() {
+        return readyPod.isPresent();
+    }
+
+    public boolean isLeader() {
+        return endpoint.map(EndpointStatus::isLeader).orElse(false);
+    }
 }

@@ -13,356 +13,356 @@ import java.util.Optional;
 /** The single next action for a cluster. Each one is one write; the reconciler returns after it. */
 public sealed interface Step {
 
-  Reason reason();
+    Reason reason();
 
-  /** The member whose etcd this step stops, so that the pass taking it does not report that member ready. */
-  default Optional<String> stops() {
-    return Optional.empty();
-  }
-
-  /** Create the one seed EtcdMember (bootstrap=true, initial cluster still empty). */
-  record CreateSeed() implements Step {
-    public Reason reason() {
-      return Reason.BOOTSTRAPPING;
-    }
-  }
-
-  /** Write the seed's initial cluster (just itself) so its Pod can start with --initial-cluster-state=new. */
-  record CompleteSeed(String member, String initialCluster) implements Step {
-    public Reason reason() {
-      return Reason.BOOTSTRAPPING;
-    }
-  }
-
-  /** Record the cluster id that the seed formed; from now on it never changes. */
-  record LatchClusterId(ClusterId clusterId) implements Step {
-    public Reason reason() {
-      return Reason.CLUSTER_DISCOVERED;
-    }
-  }
-
-  /**
-   * Create a new EtcdMember (pending: empty initial cluster) for scale-up; with {@code addAtOnce} (no learner in
-   * flight), MemberAddAsLearner for it in the same step, its initial cluster those peers plus itself.
-   */
-  record CreateMember(Optional<InitialCluster.Peers> addAtOnce) implements Step {
-    public CreateMember() {
-      this(Optional.empty());
+    /** The member whose etcd this step stops, so that the pass taking it does not report that member ready. */
+    default Optional<String> stops() {
+        return Optional.empty();
     }
 
-    public Reason reason() {
-      return Reason.MEMBER_CREATED;
-    }
-  }
-
-  /** MemberAddAsLearner, then the member may start at once with {@code initialCluster} (etcd's list plus itself). */
-  record AddLearner(String member, URI peerUrl, String initialCluster) implements Step {
-    public Reason reason() {
-      return Reason.LEARNER_ADDED;
-    }
-  }
-
-  /** Write a pending member's initial cluster, taken from etcd's member list after its learner add. */
-  record WriteInitialCluster(String member, String initialCluster) implements Step {
-    public Reason reason() {
-      return Reason.MEMBER_JOINING;
-    }
-  }
-
-  /**
-   * MemberPromote, sent to {@code leader}'s member when this pass saw one (only the leader decides); etcd refuses while
-   * the learner lags, which the executor reports as LearnerCatchingUp.
-   */
-  record PromoteLearner(String member, MemberId id, Optional<String> leader) implements Step {
-    public PromoteLearner(String member, MemberId id) {
-      this(member, id, Optional.empty());
+    /** Create the one seed EtcdMember (bootstrap=true, initial cluster still empty). */
+    record CreateSeed() implements Step {
+        public Reason reason() {
+            return Reason.BOOTSTRAPPING;
+        }
     }
 
-    public Reason reason() {
-      return Reason.LEARNER_PROMOTED;
-    }
-  }
-
-  /** Delete the EtcdMember; its finalizer runs MemberRemove before the Pod and PVC go. */
-  record RemoveMember(String member) implements Step {
-    public Reason reason() {
-      return Reason.MEMBER_REMOVED;
-    }
-  }
-
-  /**
-   * Delete an EtcdMember whose learner never came up (its finalizer runs MemberRemove; removing a learner never costs
-   * quorum); scale-up or the roll makes a new one.
-   */
-  record RemoveStuckLearner(String member) implements Step {
-    public Reason reason() {
-      return Reason.LEARNER_STUCK;
-    }
-  }
-
-  /** MemberRemove for an etcd member that no EtcdMember of this cluster accounts for. */
-  record RemoveOrphan(MemberId id, String name) implements Step {
-    public Reason reason() {
-      return Reason.ORPHAN_REMOVED;
-    }
-  }
-
-  /** Park the last member: its Pod goes, its PVC stays (replicas: 0). */
-  record Pause(String member) implements Step {
-    public Reason reason() {
-      return Reason.PAUSING;
-    }
-  }
-
-  /** Bring a parked member back on its PVC with the same member id. */
-  record Wake(String member) implements Step {
-    public Reason reason() {
-      return Reason.WAKING_DORMANT;
-    }
-  }
-
-  /** Restart a PVC member on the latched spec: its EtcdMember takes the target, its Pod is deleted and rebuilt. */
-  record RestartMember(String member, RestartReason why) implements Step {
-    public Reason reason() {
-      return Reason.MEMBER_ROLLING;
+    /** Write the seed's initial cluster (just itself) so its Pod can start with --initial-cluster-state=new. */
+    record CompleteSeed(String member, String initialCluster) implements Step {
+        public Reason reason() {
+            return Reason.BOOTSTRAPPING;
+        }
     }
 
-    @Override
-    public Optional<String> stops() {
-      return Optional.of(member);
-    }
-  }
-
-  /** Create a new member on the latched spec that will take an outdated memory member's place (learner first). */
-  record ReplaceMember(String replaces, RestartReason why) implements Step {
-    public Reason reason() {
-      return Reason.MEMBER_REPLACING;
-    }
-  }
-
-  /** Delete an outdated memory member once its replacement is a ready voter (or it is down anyway). */
-  record RetireMember(String member, RestartReason why) implements Step {
-    public Reason reason() {
-      return Reason.MEMBER_REPLACING;
-    }
-  }
-
-  /** A memory member lost its Pod and data: delete it (MemberRemove through its finalizer); scale-up replaces it. */
-  record RemoveLostMember(String member) implements Step {
-    public Reason reason() {
-      return Reason.MEMBER_LOST;
-    }
-  }
-
-  /**
-   * Delete a member whose data is lost, or that etcd removed (its finalizer runs MemberRemove of the old id, if still
-   * listed; the volume is released and kept); scale-up joins a new member as a learner with a fresh directory.
-   */
-  record ReplaceBrokenMember(String member, ObservedMember.Broken why) implements Step {
-    public Reason reason() {
-      return why.dataLost() ? Reason.DATA_LOST : why.removed() ? Reason.MEMBER_LEFT : Reason.MEMBER_CRASH_LOOPING;
-    }
-  }
-
-  /**
-   * Delete a member whose node has not been Ready for longer than the grace time (its finalizer runs MemberRemove
-   * through the other voters); scale-up joins a new member on a Ready node.
-   */
-  record ReplaceNodeLostMember(String member, String node, Duration notReadyFor) implements Step {
-    public Reason reason() {
-      return Reason.NODE_NOT_READY;
-    }
-  }
-
-  /** Delete a removed member's Pod with grace period 0: its node is not Ready, so no kubelet will confirm it. */
-  record ForceDeletePod(String pod, String node) implements Step {
-    public Reason reason() {
-      return Reason.POD_FORCE_DELETED;
-    }
-  }
-
-  /** MoveLeader from the leader to an up-to-date voter, so the leader is never restarted or removed while leading. */
-  record MoveLeader(String leader, String transferee, MemberId transfereeId) implements Step {
-    public Reason reason() {
-      return Reason.LEADER_MOVED;
-    }
-  }
-
-  /** Grow a PVC member's volume to the latched storage.size (no restart: the volume expands under etcd). */
-  record ExpandVolume(String member) implements Step {
-    public Reason reason() {
-      return Reason.VOLUME_EXPANDING;
-    }
-  }
-
-  /** etcd already requires authentication (a crash after AuthEnable, a restored snapshot): latch status.authEnabled. */
-  record LatchAuth() implements Step {
-    public Reason reason() {
-      return Reason.AUTH_ENABLED;
-    }
-  }
-
-  /** The cluster converged: create user root with the Secret's password, grant role root, AuthEnable. */
-  record EnableAuth() implements Step {
-    public Reason reason() {
-      return Reason.AUTH_ENABLED;
-    }
-  }
-
-  /**
-   * Start a defrag run: record, per voter, whether the rule wants it (Pending) or not (Skipped, BelowThreshold), its
-   * role and its database size now. Only a status write.
-   */
-  record StartDefrag(String run, List<DefragStart> members) implements Step {
-    public Reason reason() {
-      return Reason.DEFRAG_STARTED;
-    }
-  }
-
-  /** One member's entry when a run starts. */
-  record DefragStart(String member, boolean leader, boolean wanted, long dbSize, long dbSizeInUse) {}
-
-  /**
-   * Maintenance Defragment of one member, bounded by its own timeout. {@code run} names the EtcdDefrag it belongs to;
-   * empty when it reclaims space after a NOSPACE alarm (the keyspace is compacted first).
-   */
-  record Defragment(String member, Optional<String> run) implements Step {
-    public Reason reason() {
-      return run.isPresent() ? Reason.MEMBER_DEFRAGMENTED : Reason.SPACE_QUOTA_EXCEEDED;
-    }
-  }
-
-  /** The run is over: Complete, or Failed (its leader failed, a member failed, or its deadline passed). */
-  record FinishDefrag(String run, boolean failed, String detail) implements Step {
-    public Reason reason() {
-      return failed ? Reason.DEFRAG_FAILED : Reason.DEFRAG_FINISHED;
-    }
-  }
-
-  /** Every voter has room again: disarm the NOSPACE alarms so writes are accepted. */
-  record DisarmSpaceAlarms(List<Alarm> alarms) implements Step {
-    public Reason reason() {
-      return Reason.ALARM_DISARMED;
-    }
-  }
-
-  /**
-   * Quorum recovery nobody asked for: the majority lost its data and {@code survivor} is the only voter left. Recorded
-   * as the force-new-cluster-from annotation, so the steps that follow are the ones a person's request takes.
-   */
-  record StartQuorumRecovery(String survivor, List<String> lost) implements Step {
-    public Reason reason() {
-      return Reason.QUORUM_RECOVERY;
-    }
-  }
-
-  /**
-   * Quorum recovery: mark the chosen member for one start with --force-new-cluster and restart its Pod; {@code
-   * inPlace} (a memory member): its Pod is kept and etcd-guard restarts etcd in it when the Pod's annotation asks.
-   */
-  record ForceNewCluster(String member, boolean inPlace) implements Step {
-    public ForceNewCluster(String member) {
-      this(member, false);
+    /** Record the cluster id that the seed formed; from now on it never changes. */
+    record LatchClusterId(ClusterId clusterId) implements Step {
+        public Reason reason() {
+            return Reason.CLUSTER_DISCOVERED;
+        }
     }
 
-    public Reason reason() {
-      return Reason.QUORUM_RECOVERY;
+    /**
+     * Create a new EtcdMember (pending: empty initial cluster) for scale-up; with {@code addAtOnce} (no learner in
+     * flight), MemberAddAsLearner for it in the same step, its initial cluster those peers plus itself.
+     */
+    record CreateMember(Optional<InitialCluster.Peers> addAtOnce) implements Step {
+        public CreateMember() {
+            this(Optional.empty());
+        }
+
+        public Reason reason() {
+            return Reason.MEMBER_CREATED;
+        }
     }
 
-    @Override
-    public Optional<String> stops() {
-      return Optional.of(member); // its Pod is deleted, or its guard restarts etcd in it
-    }
-  }
-
-  /**
-   * Quorum recovery: delete every member the forced cluster dropped, together (etcd already removed them; their Pods
-   * and stale volumes go, and their finalizers can reach only the survivor).
-   */
-  record DiscardMembers(List<String> members, String survivor) implements Step {
-    public Reason reason() {
-      return Reason.QUORUM_RECOVERY;
-    }
-  }
-
-  /** Quorum recovery done: the survivor restarts without the flag and the annotation goes; scale-up follows. */
-  record EndForceNewCluster(String member, boolean inPlace) implements Step {
-    public EndForceNewCluster(String member) {
-      this(member, false);
+    /** MemberAddAsLearner, then the member may start at once with {@code initialCluster} (etcd's list plus itself). */
+    record AddLearner(String member, URI peerUrl, String initialCluster) implements Step {
+        public Reason reason() {
+            return Reason.LEARNER_ADDED;
+        }
     }
 
-    public Reason reason() {
-      return Reason.QUORUM_RECOVERED;
+    /** Write a pending member's initial cluster, taken from etcd's member list after its learner add. */
+    record WriteInitialCluster(String member, String initialCluster) implements Step {
+        public Reason reason() {
+            return Reason.MEMBER_JOINING;
+        }
     }
 
-    @Override
-    public Optional<String> stops() {
-      return inPlace ? Optional.empty() : Optional.of(member); // in place, etcd keeps running
+    /**
+     * MemberPromote, sent to {@code leader}'s member when this pass saw one (only the leader decides); etcd refuses while
+     * the learner lags, which the executor reports as LearnerCatchingUp.
+     */
+    record PromoteLearner(String member, MemberId id, Optional<String> leader) implements Step {
+        public PromoteLearner(String member, MemberId id) {
+            this(member, id, Optional.empty());
+        }
+
+        public Reason reason() {
+            return Reason.LEARNER_PROMOTED;
+        }
     }
-  }
 
-  /**
-   * Every member lost its data and a person asked for an empty cluster: release the members' volumes (kept, no
-   * owner) and delete the EtcdMembers together; their finalizers skip MemberRemove, there is no etcd left to ask.
-   */
-  record ReleaseAllMembers(List<String> members) implements Step {
-    public Reason reason() {
-      return Reason.CLUSTER_RESET;
+    /** Delete the EtcdMember; its finalizer runs MemberRemove before the Pod and PVC go. */
+    record RemoveMember(String member) implements Step {
+        public Reason reason() {
+            return Reason.MEMBER_REMOVED;
+        }
     }
-  }
 
-  /** The lost cluster's id is unlatched: the next pass bootstraps an empty cluster from a new seed. */
-  record ForgetCluster(ClusterId lost) implements Step {
-    public Reason reason() {
-      return Reason.CLUSTER_RESET;
+    /**
+     * Delete an EtcdMember whose learner never came up (its finalizer runs MemberRemove; removing a learner never costs
+     * quorum); scale-up or the roll makes a new one.
+     */
+    record RemoveStuckLearner(String member) implements Step {
+        public Reason reason() {
+            return Reason.LEARNER_STUCK;
+        }
     }
-  }
 
-  /** The operator records the root password etcd has (the user's, which it just dialled with) as its own copy. */
-  record RecordRootPassword() implements Step {
-    public Reason reason() {
-      return Reason.ROOT_PASSWORD_RECORDED;
+    /** MemberRemove for an etcd member that no EtcdMember of this cluster accounts for. */
+    record RemoveOrphan(MemberId id, String name) implements Step {
+        public Reason reason() {
+            return Reason.ORPHAN_REMOVED;
+        }
     }
-  }
 
-  /** The user's Secret holds a new root password: etcd takes it (UserChangePassword), then the operator's copy. */
-  record RotateRootPassword() implements Step {
-    public Reason reason() {
-      return Reason.ROOT_PASSWORD_CHANGED;
+    /** Park the last member: its Pod goes, its PVC stays (replicas: 0). */
+    record Pause(String member) implements Step {
+        public Reason reason() {
+            return Reason.PAUSING;
+        }
     }
-  }
 
-  /** etcd already has the password {@code accepted} names (a change cut short): the operator's copy follows. */
-  record FinishRootPasswordChange(ObservedCluster.RootPassword accepted) implements Step {
-    public Reason reason() {
-      return Reason.ROOT_PASSWORD_CHANGED;
+    /** Bring a parked member back on its PVC with the same member id. */
+    record Wake(String member) implements Step {
+        public Reason reason() {
+            return Reason.WAKING_DORMANT;
+        }
     }
-  }
 
-  /** A voter whose Pod could not be scheduled for the progress deadline is deleted; a new member replaces it. */
-  record ReplaceUnrunnableMember(String member, String why, Duration pendingFor) implements Step {
-    public Reason reason() {
-      return Reason.POD_UNSCHEDULABLE;
+    /** Restart a PVC member on the latched spec: its EtcdMember takes the target, its Pod is deleted and rebuilt. */
+    record RestartMember(String member, RestartReason why) implements Step {
+        public Reason reason() {
+            return Reason.MEMBER_ROLLING;
+        }
+
+        @Override
+        public Optional<String> stops() {
+            return Optional.of(member);
+        }
     }
-  }
 
-  /** A released volume whose retention (spec.retainedVolumeSeconds) ran out is deleted, as the user asked. */
-  record DeleteRetainedVolume(String pvc) implements Step {
-    public Reason reason() {
-      return Reason.RETAINED_VOLUME_DELETED;
+    /** Create a new member on the latched spec that will take an outdated memory member's place (learner first). */
+    record ReplaceMember(String replaces, RestartReason why) implements Step {
+        public Reason reason() {
+            return Reason.MEMBER_REPLACING;
+        }
     }
-  }
 
-  /** The force-new-cluster-from annotation goes: the cluster already runs from {@code member} alone. */
-  record ClearRecoveryRequest(String member) implements Step {
-    public Reason reason() {
-      return Reason.QUORUM_RECOVERED;
+    /** Delete an outdated memory member once its replacement is a ready voter (or it is down anyway). */
+    record RetireMember(String member, RestartReason why) implements Step {
+        public Reason reason() {
+            return Reason.MEMBER_REPLACING;
+        }
     }
-  }
 
-  /** Nothing to do now; look again after {@code recheck}. */
-  record Wait(Reason reason, String detail, Duration recheck) implements Step {}
+    /** A memory member lost its Pod and data: delete it (MemberRemove through its finalizer); scale-up replaces it. */
+    record RemoveLostMember(String member) implements Step {
+        public Reason reason() {
+            return Reason.MEMBER_LOST;
+        }
+    }
 
-  /** The membership matches the target. */
-  record Converged(Reason reason) implements Step {}
+    /**
+     * Delete a member whose data is lost, or that etcd removed (its finalizer runs MemberRemove of the old id, if still
+     * listed; the volume is released and kept); scale-up joins a new member as a learner with a fresh directory.
+     */
+    record ReplaceBrokenMember(String member, ObservedMember.Broken why) implements Step {
+        public Reason reason() {
+            return why.dataLost() ? Reason.DATA_LOST : why.removed() ? Reason.MEMBER_LEFT : Reason.MEMBER_CRASH_LOOPING;
+        }
+    }
+
+    /**
+     * Delete a member whose node has not been Ready for longer than the grace time (its finalizer runs MemberRemove
+     * through the other voters); scale-up joins a new member on a Ready node.
+     */
+    record ReplaceNodeLostMember(String member, String node, Duration notReadyFor) implements Step {
+        public Reason reason() {
+            return Reason.NODE_NOT_READY;
+        }
+    }
+
+    /** Delete a removed member's Pod with grace period 0: its node is not Ready, so no kubelet will confirm it. */
+    record ForceDeletePod(String pod, String node) implements Step {
+        public Reason reason() {
+            return Reason.POD_FORCE_DELETED;
+        }
+    }
+
+    /** MoveLeader from the leader to an up-to-date voter, so the leader is never restarted or removed while leading. */
+    record MoveLeader(String leader, String transferee, MemberId transfereeId) implements Step {
+        public Reason reason() {
+            return Reason.LEADER_MOVED;
+        }
+    }
+
+    /** Grow a PVC member's volume to the latched storage.size (no restart: the volume expands under etcd). */
+    record ExpandVolume(String member) implements Step {
+        public Reason reason() {
+            return Reason.VOLUME_EXPANDING;
+        }
+    }
+
+    /** etcd already requires authentication (a crash after AuthEnable, a restored snapshot): latch status.authEnabled. */
+    record LatchAuth() implements Step {
+        public Reason reason() {
+            return Reason.AUTH_ENABLED;
+        }
+    }
+
+    /** The cluster converged: create user root with the Secret's password, grant role root, AuthEnable. */
+    record EnableAuth() implements Step {
+        public Reason reason() {
+            return Reason.AUTH_ENABLED;
+        }
+    }
+
+    /**
+     * Start a defrag run: record, per voter, whether the rule wants it (Pending) or not (Skipped, BelowThreshold), its
+     * role and its database size now. Only a status write.
+     */
+    record StartDefrag(String run, List<DefragStart> members) implements Step {
+        public Reason reason() {
+            return Reason.DEFRAG_STARTED;
+        }
+    }
+
+    /** One member's entry when a run starts. */
+    record DefragStart(String member, boolean leader, boolean wanted, long dbSize, long dbSizeInUse) {}
+
+    /**
+     * Maintenance Defragment of one member, bounded by its own timeout. {@code run} names the EtcdDefrag it belongs to;
+     * empty when it reclaims space after a NOSPACE alarm (the keyspace is compacted first).
+     */
+    record Defragment(String member, Optional<String> run) implements Step {
+        public Reason reason() {
+            return run.isPresent() ? Reason.MEMBER_DEFRAGMENTED : Reason.SPACE_QUOTA_EXCEEDED;
+        }
+    }
+
+    /** The run is over: Complete, or Failed (its leader failed, a member failed, or its deadline passed). */
+    record FinishDefrag(String run, boolean failed, String detail) implements Step {
+        public Reason reason() {
+            return failed ? Reason.DEFRAG_FAILED : Reason.DEFRAG_FINISHED;
+        }
+    }
+
+    /** Every voter has room again: disarm the NOSPACE alarms so writes are accepted. */
+    record DisarmSpaceAlarms(List<Alarm> alarms) implements Step {
+        public Reason reason() {
+            return Reason.ALARM_DISARMED;
+        }
+    }
+
+    /**
+     * Quorum recovery nobody asked for: the majority lost its data and {@code survivor} is the only voter left. Recorded
+     * as the force-new-cluster-from annotation, so the steps that follow are the ones a person's request takes.
+     */
+    record StartQuorumRecovery(String survivor, List<String> lost) implements Step {
+        public Reason reason() {
+            return Reason.QUORUM_RECOVERY;
+        }
+    }
+
+    /**
+     * Quorum recovery: mark the chosen member for one start with --force-new-cluster and restart its Pod; {@code
+     * inPlace} (a memory member): its Pod is kept and etcd-guard restarts etcd in it when the Pod's annotation asks.
+     */
+    record ForceNewCluster(String member, boolean inPlace) implements Step {
+        public ForceNewCluster(String member) {
+            this(member, false);
+        }
+
+        public Reason reason() {
+            return Reason.QUORUM_RECOVERY;
+        }
+
+        @Override
+        public Optional<String> stops() {
+            return Optional.of(member); // its Pod is deleted, or its guard restarts etcd in it
+        }
+    }
+
+    /**
+     * Quorum recovery: delete every member the forced cluster dropped, together (etcd already removed them; their Pods
+     * and stale volumes go, and their finalizers can reach only the survivor).
+     */
+    record DiscardMembers(List<String> members, String survivor) implements Step {
+        public Reason reason() {
+            return Reason.QUORUM_RECOVERY;
+        }
+    }
+
+    /** Quorum recovery done: the survivor restarts without the flag and the annotation goes; scale-up follows. */
+    record EndForceNewCluster(String member, boolean inPlace) implements Step {
+        public EndForceNewCluster(String member) {
+            this(member, false);
+        }
+
+        public Reason reason() {
+            return Reason.QUORUM_RECOVERED;
+        }
+
+        @Override
+        public Optional<String> stops() {
+            return inPlace ? Optional.empty() : Optional.of(member); // in place, etcd keeps running
+        }
+    }
+
+    /**
+     * Every member lost its data and a person asked for an empty cluster: release the members' volumes (kept, no
+     * owner) and delete the EtcdMembers together; their finalizers skip MemberRemove, there is no etcd left to ask.
+     */
+    record ReleaseAllMembers(List<String> members) implements Step {
+        public Reason reason() {
+            return Reason.CLUSTER_RESET;
+        }
+    }
+
+    /** The lost cluster's id is unlatched: the next pass bootstraps an empty cluster from a new seed. */
+    record ForgetCluster(ClusterId lost) implements Step {
+        public Reason reason() {
+            return Reason.CLUSTER_RESET;
+        }
+    }
+
+    /** The operator records the root password etcd has (the user's, which it just dialled with) as its own copy. */
+    record RecordRootPassword() implements Step {
+        public Reason reason() {
+            return Reason.ROOT_PASSWORD_RECORDED;
+        }
+    }
+
+    /** The user's Secret holds a new root password: etcd takes it (UserChangePassword), then the operator's copy. */
+    record RotateRootPassword() implements Step {
+        public Reason reason() {
+            return Reason.ROOT_PASSWORD_CHANGED;
+        }
+    }
+
+    /** etcd already has the password {@code accepted} names (a change cut short): the operator's copy follows. */
+    record FinishRootPasswordChange(ObservedCluster.RootPassword accepted) implements Step {
+        public Reason reason() {
+            return Reason.ROOT_PASSWORD_CHANGED;
+        }
+    }
+
+    /** A voter whose Pod could not be scheduled for the progress deadline is deleted; a new member replaces it. */
+    record ReplaceUnrunnableMember(String member, String why, Duration pendingFor) implements Step {
+        public Reason reason() {
+            return Reason.POD_UNSCHEDULABLE;
+        }
+    }
+
+    /** A released volume whose retention (spec.retainedVolumeSeconds) ran out is deleted, as the user asked. */
+    record DeleteRetainedVolume(String pvc) implements Step {
+        public Reason reason() {
+            return Reason.RETAINED_VOLUME_DELETED;
+        }
+    }
+
+    /** The force-new-cluster-from annotation goes: the cluster already runs from {@code member} alone. */
+    record ClearRecoveryRequest(String member) implements Step {
+        public Reason reason() {
+            return Reason.QUORUM_RECOVERED;
+        }
+    }
+
+    /** Nothing to do now; look again after {@code recheck}. */
+    record Wait(Reason reason, String detail, Duration recheck) implements Step {}
+
+    /** The membership matches the target. */
+    record Converged(Reason reason) implements Step {}
 }

@@ -24,98 +24,112 @@ import java.util.stream.Collectors;
  */
 public final class InformerReads implements KubeReads {
 
-  static final String BY_CLUSTER = "by-cluster";
+    static final String BY_CLUSTER = "by-cluster";
 
-  private final IndexerResourceCache<EtcdCluster> clusters;
-  private final Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects;
-  private final InformerEventSource<EtcdMember, EtcdCluster> members;
-  private final InformerEventSource<Pod, EtcdCluster> pods;
-  private final InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes;
-  private final InformerEventSource<EtcdDefrag, EtcdCluster> defrags;
-  private final KubernetesSerialization json;
+    private final IndexerResourceCache<EtcdCluster> clusters;
+    private final Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects;
+    private final InformerEventSource<EtcdMember, EtcdCluster> members;
+    private final InformerEventSource<Pod, EtcdCluster> pods;
+    private final InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes;
+    private final InformerEventSource<EtcdDefrag, EtcdCluster> defrags;
+    private final KubernetesSerialization json;
 
-  /** {@code members}: this controller's metadata-only cache; {@code memberObjects}: the member controller's. */
-  public InformerReads(IndexerResourceCache<EtcdCluster> clusters, InformerEventSource<EtcdMember, EtcdCluster> members,
-      Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects,
-      InformerEventSource<Pod, EtcdCluster> pods, InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes,
-      InformerEventSource<EtcdDefrag, EtcdCluster> defrags, KubernetesSerialization json) {
-    this.clusters = clusters;
-    this.memberObjects = memberObjects;
-    this.members = members;
-    this.pods = pods;
-    this.volumes = volumes;
-    this.defrags = defrags;
-    this.json = json;
-  }
-
-  /** The index every labelled source needs, added before the informers start. */
-  public static <R extends HasMetadata> Map<String, Function<R, List<String>>> clusterIndex() {
-    return Map.of(BY_CLUSTER, r -> Optional.ofNullable(r.getMetadata().getLabels())
-        .map(l -> l.get(EtcdOperatorApi.LABEL_CLUSTER))
-        .map(c -> List.of(key(r.getMetadata().getNamespace(), c))).orElse(List.of()));
-  }
-
-  private static String key(String namespace, String cluster) {
-    return namespace + "/" + cluster;
-  }
-
-  @Override
-  public Optional<EtcdCluster> cluster(String namespace, String name) {
-    return clusters.get(new ResourceID(name, namespace)).map(this::copy);
-  }
-
-  /**
-   * The member controller's objects (its primary cache, the one whole copy of each EtcdMember), when they are the
-   * versions this controller's own cache (metadata only, the one that woke it) has seen; else the API server's.
-   */
-  @Override
-  public List<EtcdMember> members(String namespace, String cluster) {
-    IndexerResourceCache<EtcdMember> objects = memberObjects.get()
-        .orElseThrow(() -> new CachePass.NeedsApiServer("EtcdMember objects not cached yet"));
-    List<EtcdMember> whole = objects.byIndex(BY_CLUSTER, key(namespace, cluster));
-    if (!sameVersions(whole, members.byIndex(BY_CLUSTER, key(namespace, cluster)))) {
-      CachePass.needsApiServer("the EtcdMember caches differ");
+    /** {@code members}: this controller's metadata-only cache; {@code memberObjects}: the member controller's. */
+    public InformerReads(
+            IndexerResourceCache<EtcdCluster> clusters,
+            InformerEventSource<EtcdMember, EtcdCluster> members,
+            Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects,
+            InformerEventSource<Pod, EtcdCluster> pods,
+            InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes,
+            InformerEventSource<EtcdDefrag, EtcdCluster> defrags,
+            KubernetesSerialization json) {
+        this.clusters = clusters;
+        this.memberObjects = memberObjects;
+        this.members = members;
+        this.pods = pods;
+        this.volumes = volumes;
+        this.defrags = defrags;
+        this.json = json;
     }
-    return whole.stream().map(this::copy).toList();
-  }
 
-  /** Two caches hold the same objects by name at the same resourceVersions: one has seen what woke the other. */
-  public static boolean sameVersions(List<? extends HasMetadata> one, List<? extends HasMetadata> other) {
-    return versions(one).equals(versions(other));
-  }
+    /** The index every labelled source needs, added before the informers start. */
+    public static <R extends HasMetadata> Map<String, Function<R, List<String>>> clusterIndex() {
+        return Map.of(
+                BY_CLUSTER,
+                r -> Optional.ofNullable(r.getMetadata().getLabels())
+                        .map(l -> l.get(EtcdOperatorApi.LABEL_CLUSTER))
+                        .map(c -> List.of(key(r.getMetadata().getNamespace(), c)))
+                        .orElse(List.of()));
+    }
 
-  private static Map<String, String> versions(List<? extends HasMetadata> objects) {
-    return objects.stream().collect(Collectors.toMap(o -> o.getMetadata().getName(),
-        o -> String.valueOf(o.getMetadata().getResourceVersion())));
-  }
+    private static String key(String namespace, String cluster) {
+        return namespace + "/" + cluster;
+    }
 
-  @Override
-  public List<Pod> pods(String namespace, String cluster) {
-    return pods.byIndex(BY_CLUSTER, key(namespace, cluster)).stream().map(this::copy).toList();
-  }
+    @Override
+    public Optional<EtcdCluster> cluster(String namespace, String name) {
+        return clusters.get(new ResourceID(name, namespace)).map(this::copy);
+    }
 
-  /** Only Pods with a cluster label are cached: one without it is "not seen", and the pass asks the API server. */
-  @Override
-  public Optional<Pod> pod(String namespace, String name) {
-    return pods.get(new ResourceID(name, namespace)).map(this::copy);
-  }
+    /**
+     * The member controller's objects (its primary cache, the one whole copy of each EtcdMember), when they are the
+     * versions this controller's own cache (metadata only, the one that woke it) has seen; else the API server's.
+     */
+    @Override
+    public List<EtcdMember> members(String namespace, String cluster) {
+        IndexerResourceCache<EtcdMember> objects = memberObjects
+                .get()
+                .orElseThrow(() -> new CachePass.NeedsApiServer("EtcdMember objects not cached yet"));
+        List<EtcdMember> whole = objects.byIndex(BY_CLUSTER, key(namespace, cluster));
+        if (!sameVersions(whole, members.byIndex(BY_CLUSTER, key(namespace, cluster)))) {
+            CachePass.needsApiServer("the EtcdMember caches differ");
+        }
+        return whole.stream().map(this::copy).toList();
+    }
 
-  @Override
-  public List<PersistentVolumeClaim> volumes(String namespace, String cluster) {
-    return volumes.byIndex(BY_CLUSTER, key(namespace, cluster)).stream().map(this::copy).toList();
-  }
+    /** Two caches hold the same objects by name at the same resourceVersions: one has seen what woke the other. */
+    public static boolean sameVersions(List<? extends HasMetadata> one, List<? extends HasMetadata> other) {
+        return versions(one).equals(versions(other));
+    }
 
-  @Override
-  public Optional<PersistentVolumeClaim> volume(String namespace, String name) {
-    return volumes.get(new ResourceID(name, namespace)).map(this::copy);
-  }
+    private static Map<String, String> versions(List<? extends HasMetadata> objects) {
+        return objects.stream()
+                .collect(Collectors.toMap(
+                        o -> o.getMetadata().getName(),
+                        o -> String.valueOf(o.getMetadata().getResourceVersion())));
+    }
 
-  @Override
-  public List<EtcdDefrag> defrags(String namespace) {
-    return defrags.list(namespace, d -> true).map(this::copy).toList();
-  }
+    @Override
+    public List<Pod> pods(String namespace, String cluster) {
+        return pods.byIndex(BY_CLUSTER, key(namespace, cluster)).stream()
+                .map(this::copy)
+                .toList();
+    }
 
-  private <R> R copy(R cached) {
-    return json.clone(cached);
-  }
+    /** Only Pods with a cluster label are cached: one without it is "not seen", and the pass asks the API server. */
+    @Override
+    public Optional<Pod> pod(String namespace, String name) {
+        return pods.get(new ResourceID(name, namespace)).map(this::copy);
+    }
+
+    @Override
+    public List<PersistentVolumeClaim> volumes(String namespace, String cluster) {
+        return volumes.byIndex(BY_CLUSTER, key(namespace, cluster)).stream()
+                .map(this::copy)
+                .toList();
+    }
+
+    @Override
+    public Optional<PersistentVolumeClaim> volume(String namespace, String name) {
+        return volumes.get(new ResourceID(name, namespace)).map(this::copy);
+    }
+
+    @Override
+    public List<EtcdDefrag> defrags(String namespace) {
+        return defrags.list(namespace, d -> true).map(this::copy).toList();
+    }
+
+    private <R> R copy(R cached) {
+        return json.clone(cached);
+    }
 }

@@ -16,60 +16,79 @@ import java.util.Optional;
  */
 public interface KubeReads {
 
-  Optional<EtcdCluster> cluster(String namespace, String name);
+    Optional<EtcdCluster> cluster(String namespace, String name);
 
-  List<EtcdMember> members(String namespace, String cluster);
+    List<EtcdMember> members(String namespace, String cluster);
 
-  List<Pod> pods(String namespace, String cluster);
+    List<Pod> pods(String namespace, String cluster);
 
-  Optional<Pod> pod(String namespace, String name);
+    Optional<Pod> pod(String namespace, String name);
 
-  List<PersistentVolumeClaim> volumes(String namespace, String cluster);
+    List<PersistentVolumeClaim> volumes(String namespace, String cluster);
 
-  Optional<PersistentVolumeClaim> volume(String namespace, String name);
+    Optional<PersistentVolumeClaim> volume(String namespace, String name);
 
-  List<EtcdDefrag> defrags(String namespace);
+    List<EtcdDefrag> defrags(String namespace);
 
-  /** Every read a request to the API server. */
-  static KubeReads of(KubernetesClient client) {
-    return new KubeReads() {
-      @Override
-      public Optional<EtcdCluster> cluster(String namespace, String name) {
-        return Optional.ofNullable(client.resources(EtcdCluster.class).inNamespace(namespace).withName(name).get());
-      }
+    /** Every read a request to the API server. */
+    static KubeReads of(KubernetesClient client) {
+        return new KubeReads() {
+            @Override
+            public Optional<EtcdCluster> cluster(String namespace, String name) {
+                return Optional.ofNullable(client.resources(EtcdCluster.class)
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .get());
+            }
 
-      @Override
-      public List<EtcdMember> members(String namespace, String cluster) {
-        return client.resources(EtcdMember.class).inNamespace(namespace)
-            .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster).list().getItems();
-      }
+            @Override
+            public List<EtcdMember> members(String namespace, String cluster) {
+                return client.resources(EtcdMember.class)
+                        .inNamespace(namespace)
+                        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster)
+                        .list()
+                        .getItems();
+            }
 
-      @Override
-      public List<Pod> pods(String namespace, String cluster) {
-        return client.pods().inNamespace(namespace).withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster).list()
-            .getItems();
-      }
+            @Override
+            public List<Pod> pods(String namespace, String cluster) {
+                return client.pods()
+                        .inNamespace(namespace)
+                        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster)
+                        .list()
+                        .getItems();
+            }
 
-      @Override
-      public Optional<Pod> pod(String namespace, String name) {
-        return Optional.ofNullable(client.pods().inNamespace(namespace).withName(name).get());
-      }
+            @Override
+            public Optional<Pod> pod(String namespace, String name) {
+                return Optional.ofNullable(
+                        client.pods().inNamespace(namespace).withName(name).get());
+            }
 
-      @Override
-      public List<PersistentVolumeClaim> volumes(String namespace, String cluster) {
-        return client.persistentVolumeClaims().inNamespace(namespace)
-            .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster).list().getItems();
-      }
+            @Override
+            public List<PersistentVolumeClaim> volumes(String namespace, String cluster) {
+                return client.persistentVolumeClaims()
+                        .inNamespace(namespace)
+                        .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster)
+                        .list()
+                        .getItems();
+            }
 
-      @Override
-      public Optional<PersistentVolumeClaim> volume(String namespace, String name) {
-        return Optional.ofNullable(client.persistentVolumeClaims().inNamespace(namespace).withName(name).get());
-      }
+            @Override
+            public Optional<PersistentVolumeClaim> volume(String namespace, String name) {
+                return Optional.ofNullable(client.persistentVolumeClaims()
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .get());
+            }
 
-      @Override
-      public List<EtcdDefrag> defrags(String namespace) {
-        return client.resources(EtcdDefrag.class).inNamespace(namespace).list().getItems();
-      }
-    };
-  }
+            @Override
+            public List<EtcdDefrag> defrags(String namespace) {
+                return client.resources(EtcdDefrag.class)
+                        .inNamespace(namespace)
+                        .list()
+                        .getItems();
+            }
+        };
+    }
 }

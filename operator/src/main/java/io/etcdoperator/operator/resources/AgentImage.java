@@ -7,15 +7,15 @@ package io.etcdoperator.operator.resources;
  */
 public record AgentImage(String image, String toolsDir) {
 
-  /** Where the released operator image ships etcd's restore tools. */
-  public static final String DEFAULT_TOOLS_DIR = "/opt/etcd-tools";
+    /** Where the released operator image ships etcd's restore tools. */
+    public static final String DEFAULT_TOOLS_DIR = "/opt/etcd-tools";
 
-  public AgentImage {
-    if (image == null || image.isBlank()) {
-      throw new IllegalArgumentException("the agent needs an image (--operator-image)");
+    public AgentImage {
+        if (image == null || image.isBlank()) {
+            throw new IllegalArgumentException("the agent needs an image (--operator-image)");
+        }
+        if (toolsDir == null || toolsDir.isBlank()) {
+            toolsDir = DEFAULT_TOOLS_DIR;
+        }
     }
-    if (toolsDir == null || toolsDir.isBlank()) {
-      toolsDir = DEFAULT_TOOLS_DIR;
-    }
-  }
 }

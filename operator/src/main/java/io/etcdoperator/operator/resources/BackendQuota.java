@@ -12,24 +12,24 @@ import java.util.OptionalLong;
  */
 public final class BackendQuota {
 
-  public static final long ETCD_DEFAULT = Maintenance.DEFAULT_QUOTA;
+    public static final long ETCD_DEFAULT = Maintenance.DEFAULT_QUOTA;
 
-  private BackendQuota() {}
+    private BackendQuota() {}
 
-  /** The value for {@code --quota-backend-bytes}, or empty to leave etcd's default. */
-  public static OptionalLong flag(EtcdOptions options, StorageSpec storage) {
-    if (options != null && options.getQuotaBackendBytes() != null && options.getQuotaBackendBytes() > 0) {
-      return OptionalLong.of(options.getQuotaBackendBytes());
+    /** The value for {@code --quota-backend-bytes}, or empty to leave etcd's default. */
+    public static OptionalLong flag(EtcdOptions options, StorageSpec storage) {
+        if (options != null && options.getQuotaBackendBytes() != null && options.getQuotaBackendBytes() > 0) {
+            return OptionalLong.of(options.getQuotaBackendBytes());
+        }
+        if (storage == null || storage.getSize() == null) {
+            return OptionalLong.empty();
+        }
+        long half = storage.getSize().getNumericalAmount().longValue() / 2;
+        return half > 0 && half < ETCD_DEFAULT ? OptionalLong.of(half) : OptionalLong.empty();
     }
-    if (storage == null || storage.getSize() == null) {
-      return OptionalLong.empty();
-    }
-    long half = storage.getSize().getNumericalAmount().longValue() / 2;
-    return half > 0 && half < ETCD_DEFAULT ? OptionalLong.of(half) : OptionalLong.empty();
-  }
 
-  /** The quota in effect. */
-  public static long bytes(EtcdOptions options, StorageSpec storage) {
-    return flag(options, storage).orElse(ETCD_DEFAULT);
-  }
+    /** The quota in effect. */
+    public static long bytes(EtcdOptions options, StorageSpec storage) {
+        return flag(options, storage).orElse(ETCD_DEFAULT);
+    }
 }

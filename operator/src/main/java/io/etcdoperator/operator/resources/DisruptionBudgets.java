@@ -16,36 +16,41 @@ import java.util.Map;
  */
 public final class DisruptionBudgets {
 
-  private DisruptionBudgets() {}
+    private DisruptionBudgets() {}
 
-  public static PodDisruptionBudget v1(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
-    return new PodDisruptionBudgetBuilder()
-        .withMetadata(metadata(cluster, metadata))
-        .withNewSpec()
-        .withMinAvailable(new IntOrString(Quorum.minAvailable(voters, target)))
-        .withNewSelector().withMatchLabels(Labels.voters(cluster.getMetadata().getName())).endSelector()
-        .endSpec()
-        .build();
-  }
+    public static PodDisruptionBudget v1(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
+        return new PodDisruptionBudgetBuilder()
+                .withMetadata(metadata(cluster, metadata))
+                .withNewSpec()
+                .withMinAvailable(new IntOrString(Quorum.minAvailable(voters, target)))
+                .withNewSelector()
+                .withMatchLabels(Labels.voters(cluster.getMetadata().getName()))
+                .endSelector()
+                .endSpec()
+                .build();
+    }
 
-  public static io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget v1beta1(
-      EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
-    return new io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudgetBuilder()
-        .withMetadata(metadata(cluster, metadata))
-        .withNewSpec()
-        .withMinAvailable(new IntOrString(Quorum.minAvailable(voters, target)))
-        .withNewSelector().withMatchLabels(Labels.voters(cluster.getMetadata().getName())).endSelector()
-        .endSpec()
-        .build();
-  }
+    public static io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget v1beta1(
+            EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
+        return new io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudgetBuilder()
+                .withMetadata(metadata(cluster, metadata))
+                .withNewSpec()
+                .withMinAvailable(new IntOrString(Quorum.minAvailable(voters, target)))
+                .withNewSelector()
+                .withMatchLabels(Labels.voters(cluster.getMetadata().getName()))
+                .endSelector()
+                .endSpec()
+                .build();
+    }
 
-  private static ObjectMeta metadata(EtcdCluster cluster, AdditionalMetadata metadata) {
-    return new ObjectMetaBuilder()
-        .withName(Names.disruptionBudget(cluster))
-        .withNamespace(cluster.getMetadata().getNamespace())
-        .withLabels(Labels.withUserLabels(Labels.cluster(cluster.getMetadata().getName()), metadata))
-        .withAnnotations(Labels.withUserAnnotations(Map.of(), metadata))
-        .withOwnerReferences(Owners.controller(cluster))
-        .build();
-  }
+    private static ObjectMeta metadata(EtcdCluster cluster, AdditionalMetadata metadata) {
+        return new ObjectMetaBuilder()
+                .withName(Names.disruptionBudget(cluster))
+                .withNamespace(cluster.getMetadata().getNamespace())
+                .withLabels(Labels.withUserLabels(
+                        Labels.cluster(cluster.getMetadata().getName()), metadata))
+                .withAnnotations(Labels.withUserAnnotations(Map.of(), metadata))
+                .withOwnerReferences(Owners.controller(cluster))
+                .build();
+    }
 }

@@ -13,50 +13,50 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class PodRevisions {
 
-  static final int KEPT = 16_384;
+    static final int KEPT = 16_384;
 
-  private record TargetRevision(ObservedClusterSpec target, String revision) {
-  }
+    private record TargetRevision(ObservedClusterSpec target, String revision) {}
 
-  private final Map<String, String> known = new ConcurrentHashMap<>();
-  /** A pass asks for each of its members with the same target object: hashed once, not once per member. */
-  private volatile TargetRevision lastTarget = new TargetRevision(null, "");
+    private final Map<String, String> known = new ConcurrentHashMap<>();
+    /** A pass asks for each of its members with the same target object: hashed once, not once per member. */
+    private volatile TargetRevision lastTarget = new TargetRevision(null, "");
 
-  public String wanted(EtcdMember member, ObservedClusterSpec target) {
-    String uid = member.getMetadata().getUid();
-    String version = member.getMetadata().getResourceVersion();
-    if (uid == null || version == null) {
-      return built(member, target);
+    public String wanted(EtcdMember member, ObservedClusterSpec target) {
+        String uid = member.getMetadata().getUid();
+        String version = member.getMetadata().getResourceVersion();
+        if (uid == null || version == null) {
+            return built(member, target);
+        }
+        // the TLS Secret versions are stamped on the member in memory (TlsSecretVersions): not in its resourceVersion
+        String stamped = member.getMetadata().getAnnotations() == null
+                ? ""
+                : member.getMetadata().getAnnotations().getOrDefault(TlsSecretVersions.ANNOTATION, "");
+        String key = uid + "@" + version + "/" + targetRevision(target) + "/" + stamped;
+        String revision = known.get(key);
+        if (revision == null) {
+            revision = built(member, target);
+            if (known.size() >= KEPT) {
+                known.clear();
+            }
+            known.put(key, revision);
+        }
+        return revision;
     }
-    // the TLS Secret versions are stamped on the member in memory (TlsSecretVersions): not in its resourceVersion
-    String stamped = member.getMetadata().getAnnotations() == null ? ""
-        : member.getMetadata().getAnnotations().getOrDefault(TlsSecretVersions.ANNOTATION, "");
-    String key = uid + "@" + version + "/" + targetRevision(target) + "/" + stamped;
-    String revision = known.get(key);
-    if (revision == null) {
-      revision = built(member, target);
-      if (known.size() >= KEPT) {
-        known.clear();
-      }
-      known.put(key, revision);
+
+    private String targetRevision(ObservedClusterSpec target) {
+        TargetRevision last = lastTarget;
+        if (last.target() != target) {
+            last = new TargetRevision(target, Revision.of(target));
+            lastTarget = last;
+        }
+        return last.revision();
     }
-    return revision;
-  }
 
-  private String targetRevision(ObservedClusterSpec target) {
-    TargetRevision last = lastTarget;
-    if (last.target() != target) {
-      last = new TargetRevision(target, Revision.of(target));
-      lastTarget = last;
+    private static String built(EtcdMember member, ObservedClusterSpec target) {
+        return MemberPods.revision(EtcdMembers.retarget(member, target));
     }
-    return last.revision();
-  }
 
-  private static String built(EtcdMember member, ObservedClusterSpec target) {
-    return MemberPods.revision(EtcdMembers.retarget(member, target));
-  }
-
-  int size() {
-    return known.size();
-  }
+    int size() {
+        return known.size();
+    }
 }

@@ -18,41 +18,45 @@ import java.util.stream.Stream;
  */
 public final class TlsSecretVersions {
 
-  public static final String ANNOTATION = EtcdOperatorApi.RESERVED_PREFIX + "tls-secrets-version";
+    public static final String ANNOTATION = EtcdOperatorApi.RESERVED_PREFIX + "tls-secrets-version";
 
-  private TlsSecretVersions() {}
+    private TlsSecretVersions() {}
 
-  /** The Secrets whose versions this member's Pod records; empty without TLS Secrets or with operator-issued TLS. */
-  public static List<String> secrets(EtcdMember member) {
-    if (MemberMaterial.fromAnnotations(member.getMetadata().getAnnotations()).isPresent()) {
-      return List.of();
+    /** The Secrets whose versions this member's Pod records; empty without TLS Secrets or with operator-issued TLS. */
+    public static List<String> secrets(EtcdMember member) {
+        if (MemberMaterial.fromAnnotations(member.getMetadata().getAnnotations())
+                .isPresent()) {
+            return List.of();
+        }
+        MemberTlsView tls = MemberTlsView.of(member);
+        return Stream.of(tls.clientSecret(), tls.peerSecret())
+                .filter(s -> s != null && !s.isEmpty())
+                .distinct()
+                .toList();
     }
-    MemberTlsView tls = MemberTlsView.of(member);
-    return Stream.of(tls.clientSecret(), tls.peerSecret()).filter(s -> s != null && !s.isEmpty()).distinct().toList();
-  }
 
-  /** "name=resourceVersion,..." sorted by name, over the Secrets that exist; empty when none does. */
-  public static Optional<String> value(Map<String, String> resourceVersions) {
-    if (resourceVersions.isEmpty()) {
-      return Optional.empty();
+    /** "name=resourceVersion,..." sorted by name, over the Secrets that exist; empty when none does. */
+    public static Optional<String> value(Map<String, String> resourceVersions) {
+        if (resourceVersions.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new TreeMap<>(resourceVersions)
+                .entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(",")));
     }
-    return Optional.of(new TreeMap<>(resourceVersions).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-        .collect(Collectors.joining(",")));
-  }
 
-  /** A copy of the member annotated with the value, which MemberPods copies onto the Pod. */
-  public static EtcdMember stamped(EtcdMember member, Optional<String> value) {
-    if (value.isEmpty()) {
-      return member;
+    /** A copy of the member annotated with the value, which MemberPods copies onto the Pod. */
+    public static EtcdMember stamped(EtcdMember member, Optional<String> value) {
+        if (value.isEmpty()) {
+            return member;
+        }
+        EtcdMember copy = new EtcdMember();
+        copy.setSpec(member.getSpec());
+        copy.setStatus(member.getStatus());
+        copy.setMetadata(new ObjectMetaBuilder(member.getMetadata()).build());
+        Map<String, String> annotations = new HashMap<>(
+                Optional.ofNullable(member.getMetadata().getAnnotations()).orElse(Map.of()));
+        annotations.put(ANNOTATION, value.get());
+        copy.getMetadata().setAnnotations(annotations);
+        return copy;
     }
-    EtcdMember copy = new EtcdMember();
-    copy.setSpec(member.getSpec());
-    copy.setStatus(member.getStatus());
-    copy.setMetadata(new ObjectMetaBuilder(member.getMetadata()).build());
-    Map<String, String> annotations = new HashMap<>(Optional.ofNullable(member.getMetadata().getAnnotations())
-        .orElse(Map.of()));
-    annotations.put(ANNOTATION, value.get());
-    copy.getMetadata().setAnnotations(annotations);
-    return copy;
-  }
 }

@@ -1,9 +1,9 @@
 package io.etcdoperator.operator.snapshot;
 
-import io.etcdoperator.operator.logs.LogContext;
-import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotSchedule;
+import io.etcdoperator.operator.informer.LeanItemStore;
+import io.etcdoperator.operator.logs.LogContext;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -24,31 +24,38 @@ import java.util.List;
 @ControllerConfiguration(name = "etcdsnapshotschedule")
 public class EtcdSnapshotScheduleReconciler implements Reconciler<EtcdSnapshotSchedule> {
 
-  private final ScheduleReconcile pass;
+    private final ScheduleReconcile pass;
 
-  public EtcdSnapshotScheduleReconciler(ScheduleReconcile pass) {
-    this.pass = pass;
-  }
-
-  @Override
-  public List<EventSource<?, EtcdSnapshotSchedule>> prepareEventSources(
-      EventSourceContext<EtcdSnapshotSchedule> context) {
-    var snapshots = InformerEventSourceConfiguration.from(EtcdSnapshot.class, EtcdSnapshotSchedule.class)
-        .withLabelSelector(EtcdSnapshotSchedule.LABEL_SCHEDULE).withItemStore(new LeanItemStore<>()).build();
-    var jobs = InformerEventSourceConfiguration.from(Job.class, EtcdSnapshotSchedule.class)
-        .withLabelSelector(SnapshotJobs.LABEL_SNAPSHOT).withItemStore(new LeanItemStore<>()).build();
-    return List.of(new InformerEventSource<>(snapshots, context), new InformerEventSource<>(jobs, context));
-  }
-
-  @Override
-  public UpdateControl<EtcdSnapshotSchedule> reconcile(EtcdSnapshotSchedule resource,
-      Context<EtcdSnapshotSchedule> context) {
-    var ref = resource.getSpec() == null ? null : resource.getSpec().getClusterRef();
-    try (var logs = LogContext.of(resource.getMetadata().getNamespace(), ref == null ? null : ref.getName())
-        .with("schedule", resource.getMetadata().getName())) {
-      UpdateControl<EtcdSnapshotSchedule> control = UpdateControl.noUpdate();
-      return pass.reconcile(resource.getMetadata().getNamespace(), resource.getMetadata().getName())
-          .map(d -> control.rescheduleAfter(d)).orElse(control);
+    public EtcdSnapshotScheduleReconciler(ScheduleReconcile pass) {
+        this.pass = pass;
     }
-  }
+
+    @Override
+    public List<EventSource<?, EtcdSnapshotSchedule>> prepareEventSources(
+            EventSourceContext<EtcdSnapshotSchedule> context) {
+        var snapshots = InformerEventSourceConfiguration.from(EtcdSnapshot.class, EtcdSnapshotSchedule.class)
+                .withLabelSelector(EtcdSnapshotSchedule.LABEL_SCHEDULE)
+                .withItemStore(new LeanItemStore<>())
+                .build();
+        var jobs = InformerEventSourceConfiguration.from(Job.class, EtcdSnapshotSchedule.class)
+                .withLabelSelector(SnapshotJobs.LABEL_SNAPSHOT)
+                .withItemStore(new LeanItemStore<>())
+                .build();
+        return List.of(new InformerEventSource<>(snapshots, context), new InformerEventSource<>(jobs, context));
+    }
+
+    @Override
+    public UpdateControl<EtcdSnapshotSchedule> reconcile(
+            EtcdSnapshotSchedule resource, Context<EtcdSnapshotSchedule> context) {
+        var ref = resource.getSpec() == null ? null : resource.getSpec().getClusterRef();
+        try (var logs = LogContext.of(resource.getMetadata().getNamespace(), ref == null ? null : ref.getName())
+                .with("schedule", resource.getMetadata().getName())) {
+            UpdateControl<EtcdSnapshotSchedule> control = UpdateControl.noUpdate();
+            return pass.reconcile(
+                            resource.getMetadata().getNamespace(),
+                            resource.getMetadata().getName())
+                    .map(d -> control.rescheduleAfter(d))
+                    .orElse(control);
+        }
+    }
 }

@@ -9,16 +9,20 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 public final class VerifyMetrics {
 
-  static final String VERIFICATIONS = "etcd_operator_snapshot_verifications_total";
+    static final String VERIFICATIONS = "etcd_operator_snapshot_verifications_total";
 
-  private final MeterRegistry registry;
+    private final MeterRegistry registry;
 
-  public VerifyMetrics(MeterRegistry registry) {
-    this.registry = registry;
-  }
+    public VerifyMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
 
-  public void record(boolean verified, String reason) {
-    Counter.builder(VERIFICATIONS).description("settled snapshot verifications")
-        .tag("result", verified ? "verified" : "failed").tag("reason", reason).register(registry).increment();
-  }
+    public void record(boolean verified, String reason) {
+        Counter.builder(VERIFICATIONS)
+                .description("settled snapshot verifications")
+                .tag("result", verified ? "verified" : "failed")
+                .tag("reason", reason)
+                .register(registry)
+                .increment();
+    }
 }

@@ -15,61 +15,66 @@ import java.util.Optional;
  */
 public final class Conditions {
 
-  public static final String AVAILABLE = "Available";
-  public static final String PROGRESSING = "Progressing";
-  public static final String DEGRADED = "Degraded";
-  public static final String READY = "Ready";
+    public static final String AVAILABLE = "Available";
+    public static final String PROGRESSING = "Progressing";
+    public static final String DEGRADED = "Degraded";
+    public static final String READY = "Ready";
 
-  private Conditions() {}
+    private Conditions() {}
 
-  public static List<Condition> set(List<Condition> current, String type, boolean status, String reason, String message,
-      Long generation, Instant now) {
-    List<Condition> out = new ArrayList<>(current == null ? List.of() : current);
-    String statusText = status ? "True" : "False";
-    Optional<Condition> existing = find(out, type);
-    String transition = existing
-        .filter(c -> statusText.equals(c.getStatus()))
-        .map(Condition::getLastTransitionTime)
-        .orElse(now.truncatedTo(ChronoUnit.SECONDS).toString());
-    Condition next = new ConditionBuilder()
-        .withType(type)
-        .withStatus(statusText)
-        .withReason(reason)
-        .withMessage(message)
-        .withObservedGeneration(generation)
-        .withLastTransitionTime(transition)
-        .build();
-    existing.ifPresentOrElse(c -> out.set(out.indexOf(c), next), () -> out.add(next));
-    return out;
-  }
-
-  public static Optional<Condition> find(List<Condition> conditions, String type) {
-    return conditions == null
-        ? Optional.empty()
-        : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
-  }
-
-  public static boolean isTrue(List<Condition> conditions, String type) {
-    return find(conditions, type).map(c -> "True".equals(c.getStatus())).orElse(false);
-  }
-
-  /** Same type, status, reason, message and generation: the parts whose change is worth a write. */
-  public static boolean sameMeaning(List<Condition> a, List<Condition> b) {
-    List<Condition> left = a == null ? List.of() : a;
-    List<Condition> right = b == null ? List.of() : b;
-    if (left.size() != right.size()) {
-      return false;
+    public static List<Condition> set(
+            List<Condition> current,
+            String type,
+            boolean status,
+            String reason,
+            String message,
+            Long generation,
+            Instant now) {
+        List<Condition> out = new ArrayList<>(current == null ? List.of() : current);
+        String statusText = status ? "True" : "False";
+        Optional<Condition> existing = find(out, type);
+        String transition = existing.filter(c -> statusText.equals(c.getStatus()))
+                .map(Condition::getLastTransitionTime)
+                .orElse(now.truncatedTo(ChronoUnit.SECONDS).toString());
+        Condition next = new ConditionBuilder()
+                .withType(type)
+                .withStatus(statusText)
+                .withReason(reason)
+                .withMessage(message)
+                .withObservedGeneration(generation)
+                .withLastTransitionTime(transition)
+                .build();
+        existing.ifPresentOrElse(c -> out.set(out.indexOf(c), next), () -> out.add(next));
+        return out;
     }
-    for (Condition c : left) {
-      Optional<Condition> other = find(right, c.getType());
-      if (other.isEmpty()
-          || !Objects.equals(c.getStatus(), other.get().getStatus())
-          || !Objects.equals(c.getReason(), other.get().getReason())
-          || !Objects.equals(c.getMessage(), other.get().getMessage())
-          || !Objects.equals(c.getObservedGeneration(), other.get().getObservedGeneration())) {
-        return false;
-      }
+
+    public static Optional<Condition> find(List<Condition> conditions, String type) {
+        return conditions == null
+                ? Optional.empty()
+                : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
     }
-    return true;
-  }
+
+    public static boolean isTrue(List<Condition> conditions, String type) {
+        return find(conditions, type).map(c -> "True".equals(c.getStatus())).orElse(false);
+    }
+
+    /** Same type, status, reason, message and generation: the parts whose change is worth a write. */
+    public static boolean sameMeaning(List<Condition> a, List<Condition> b) {
+        List<Condition> left = a == null ? List.of() : a;
+        List<Condition> right = b == null ? List.of() : b;
+        if (left.size() != right.size()) {
+            return false;
+        }
+        for (Condition c : left) {
+            Optional<Condition> other = find(right, c.getType());
+            if (other.isEmpty()
+                    || !Objects.equals(c.getStatus(), other.get().getStatus())
+                    || !Objects.equals(c.getReason(), other.get().getReason())
+                    || !Objects.equals(c.getMessage(), other.get().getMessage())
+                    || !Objects.equals(c.getObservedGeneration(), other.get().getObservedGeneration())) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

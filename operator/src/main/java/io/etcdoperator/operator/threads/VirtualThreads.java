@@ -16,30 +16,35 @@ import java.util.concurrent.TimeUnit;
  */
 public final class VirtualThreads {
 
-  private static final Duration IDLE = Duration.ofSeconds(30);
+    private static final Duration IDLE = Duration.ofSeconds(30);
 
-  private VirtualThreads() {}
+    private VirtualThreads() {}
 
-  /**
-   * The reconcilers' executor: at most {@code concurrency} passes at once, as JOSDK's own fixed pool of platform
-   * threads allowed, each on a virtual thread.
-   */
-  public static ExecutorService reconcilers(int concurrency) {
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(concurrency, concurrency, IDLE.toSeconds(), TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), Thread.ofVirtual().name("reconciler-", 0).factory());
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
-  }
-
-  /** fabric8's JDK HTTP client, completing requests on virtual threads instead of a cached platform-thread pool. */
-  public static final class KubernetesHttp extends JdkHttpClientFactory {
-
-    private final ExecutorService executor = Executors.newThreadPerTaskExecutor(
-        Thread.ofVirtual().name("kubernetes-http-", 0).factory());
-
-    @Override
-    protected void additionalConfig(HttpClient.Builder builder) {
-      builder.executor(executor);
+    /**
+     * The reconcilers' executor: at most {@code concurrency} passes at once, as JOSDK's own fixed pool of platform
+     * threads allowed, each on a virtual thread.
+     */
+    public static ExecutorService reconcilers(int concurrency) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                concurrency,
+                concurrency,
+                IDLE.toSeconds(),
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                Thread.ofVirtual().name("reconciler-", 0).factory());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
-  }
+
+    /** fabric8's JDK HTTP client, completing requests on virtual threads instead of a cached platform-thread pool. */
+    public static final class KubernetesHttp extends JdkHttpClientFactory {
+
+        private final ExecutorService executor = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("kubernetes-http-", 0).factory());
+
+        @Override
+        protected void additionalConfig(HttpClient.Builder builder) {
+            builder.executor(executor);
+        }
+    }
 }

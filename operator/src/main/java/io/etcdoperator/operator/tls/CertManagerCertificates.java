@@ -22,69 +22,103 @@ import java.util.Map;
  */
 public final class CertManagerCertificates {
 
-  public static final String API_VERSION = "cert-manager.io/v1";
-  public static final String KIND = "Certificate";
-  public static final String ISSUER_GROUP = "cert-manager.io";
-  private static final List<String> SERVER_USAGES =
-      List.of("server auth", "client auth", "digital signature", "key encipherment");
-  private static final List<String> CLIENT_USAGES = List.of("client auth", "digital signature", "key encipherment");
+    public static final String API_VERSION = "cert-manager.io/v1";
+    public static final String KIND = "Certificate";
+    public static final String ISSUER_GROUP = "cert-manager.io";
+    private static final List<String> SERVER_USAGES =
+            List.of("server auth", "client auth", "digital signature", "key encipherment");
+    private static final List<String> CLIENT_USAGES = List.of("client auth", "digital signature", "key encipherment");
 
-  private CertManagerCertificates() {}
+    private CertManagerCertificates() {}
 
-  /** Every Certificate the cluster's spec asks for, in a stable order (server, operator-client, peer). */
-  public static List<GenericKubernetesResource> forCluster(EtcdCluster cluster, String clusterDomain) {
-    TlsNames names = new TlsNames(cluster.getMetadata().getName(), cluster.getMetadata().getNamespace(),
-        clusterDomain);
-    ClusterTls tls = cluster.getSpec().getTls();
-    List<GenericKubernetesResource> out = new ArrayList<>();
-    ClientCertManager client = tls == null || tls.getClient() == null ? null : tls.getClient().getCertManager();
-    if (client != null) {
-      out.add(certificate(cluster, names.serverCertificate(), names.serverSecret(), client.getServerIssuerRef(),
-          names.serverDnsNames(), names.ipAddresses(), SERVER_USAGES));
-      if (client.getOperatorClientIssuerRef() != null) {
-        out.add(certificate(cluster, names.operatorClientCertificate(), names.operatorClientSecret(),
-            client.getOperatorClientIssuerRef(), List.of(), List.of(), CLIENT_USAGES));
-      }
+    /** Every Certificate the cluster's spec asks for, in a stable order (server, operator-client, peer). */
+    public static List<GenericKubernetesResource> forCluster(EtcdCluster cluster, String clusterDomain) {
+        TlsNames names = new TlsNames(
+                cluster.getMetadata().getName(), cluster.getMetadata().getNamespace(), clusterDomain);
+        ClusterTls tls = cluster.getSpec().getTls();
+        List<GenericKubernetesResource> out = new ArrayList<>();
+        ClientCertManager client =
+                tls == null || tls.getClient() == null ? null : tls.getClient().getCertManager();
+        if (client != null) {
+            out.add(certificate(
+                    cluster,
+                    names.serverCertificate(),
+                    names.serverSecret(),
+                    client.getServerIssuerRef(),
+                    names.serverDnsNames(),
+                    names.ipAddresses(),
+                    SERVER_USAGES));
+            if (client.getOperatorClientIssuerRef() != null) {
+                out.add(certificate(
+                        cluster,
+                        names.operatorClientCertificate(),
+                        names.operatorClientSecret(),
+                        client.getOperatorClientIssuerRef(),
+                        List.of(),
+                        List.of(),
+                        CLIENT_USAGES));
+            }
+        }
+        PeerCertManager peer =
+                tls == null || tls.getPeer() == null ? null : tls.getPeer().getCertManager();
+        if (peer != null) {
+            out.add(certificate(
+                    cluster,
+                    names.peerCertificate(),
+                    names.peerSecret(),
+                    peer.getIssuerRef(),
+                    names.peerDnsNames(),
+                    names.ipAddresses(),
+                    SERVER_USAGES));
+        }
+        return out;
     }
-    PeerCertManager peer = tls == null || tls.getPeer() == null ? null : tls.getPeer().getCertManager();
-    if (peer != null) {
-      out.add(certificate(cluster, names.peerCertificate(), names.peerSecret(), peer.getIssuerRef(),
-          names.peerDnsNames(), names.ipAddresses(), SERVER_USAGES));
-    }
-    return out;
-  }
 
-  public static boolean usesCertManager(EtcdCluster cluster) {
-    ClusterTls tls = cluster.getSpec().getTls();
-    return tls != null && (tls.getClient() != null && tls.getClient().getCertManager() != null
-        || tls.getPeer() != null && tls.getPeer().getCertManager() != null);
-  }
+    public static boolean usesCertManager(EtcdCluster cluster) {
+        ClusterTls tls = cluster.getSpec().getTls();
+        return tls != null
+                && (tls.getClient() != null && tls.getClient().getCertManager() != null
+                        || tls.getPeer() != null && tls.getPeer().getCertManager() != null);
+    }
 
-  private static GenericKubernetesResource certificate(EtcdCluster cluster, String name, String secret,
-      IssuerRef issuer, List<String> dnsNames, List<String> ipAddresses, List<String> usages) {
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("secretName", secret);
-    spec.put("commonName", name);
-    if (!dnsNames.isEmpty()) {
-      spec.put("dnsNames", dnsNames);
+    private static GenericKubernetesResource certificate(
+            EtcdCluster cluster,
+            String name,
+            String secret,
+            IssuerRef issuer,
+            List<String> dnsNames,
+            List<String> ipAddresses,
+            List<String> usages) {
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("secretName", secret);
+        spec.put("commonName", name);
+        if (!dnsNames.isEmpty()) {
+            spec.put("dnsNames", dnsNames);
+        }
+        if (!ipAddresses.isEmpty()) {
+            spec.put("ipAddresses", ipAddresses);
+        }
+        spec.put("usages", usages);
+        spec.put("privateKey", Map.of("algorithm", "RSA", "size", 2048, "encoding", "PKCS8"));
+        spec.put(
+                "issuerRef",
+                Map.of(
+                        "name",
+                        issuer.getName(),
+                        "kind",
+                        issuer.getKind() == null ? IssuerRef.KIND_ISSUER : issuer.getKind(),
+                        "group",
+                        ISSUER_GROUP));
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion(API_VERSION)
+                .withKind(KIND)
+                .withMetadata(new ObjectMetaBuilder()
+                        .withName(name)
+                        .withNamespace(cluster.getMetadata().getNamespace())
+                        .withLabels(Labels.cluster(cluster.getMetadata().getName()))
+                        .withOwnerReferences(Owners.controller(cluster))
+                        .build())
+                .withAdditionalProperties(Map.of("spec", spec))
+                .build();
     }
-    if (!ipAddresses.isEmpty()) {
-      spec.put("ipAddresses", ipAddresses);
-    }
-    spec.put("usages", usages);
-    spec.put("privateKey", Map.of("algorithm", "RSA", "size", 2048, "encoding", "PKCS8"));
-    spec.put("issuerRef", Map.of("name", issuer.getName(),
-        "kind", issuer.getKind() == null ? IssuerRef.KIND_ISSUER : issuer.getKind(), "group", ISSUER_GROUP));
-    return new GenericKubernetesResourceBuilder()
-        .withApiVersion(API_VERSION)
-        .withKind(KIND)
-        .withMetadata(new ObjectMetaBuilder()
-            .withName(name)
-            .withNamespace(cluster.getMetadata().getNamespace())
-            .withLabels(Labels.cluster(cluster.getMetadata().getName()))
-            .withOwnerReferences(Owners.controller(cluster))
-            .build())
-        .withAdditionalProperties(Map.of("spec", spec))
-        .build();
-  }
 }

@@ -9,19 +9,19 @@ import java.util.Optional;
  */
 public final class CertManagerGate {
 
-  public static final String REASON = "CertManagerNotInstalled";
-  public static final String MESSAGE = "spec.tls uses certManager but the cert-manager.io/v1 Certificate API is not "
-      + "served; install cert-manager and restart the operator, or switch to Secrets you provide";
+    public static final String REASON = "CertManagerNotInstalled";
+    public static final String MESSAGE = "spec.tls uses certManager but the cert-manager.io/v1 Certificate API is not "
+            + "served; install cert-manager and restart the operator, or switch to Secrets you provide";
 
-  /** Why the cluster cannot proceed; goes to Available=False with this reason. */
-  public record Blocked(String reason, String message) {}
+    /** Why the cluster cannot proceed; goes to Available=False with this reason. */
+    public record Blocked(String reason, String message) {}
 
-  private CertManagerGate() {}
+    private CertManagerGate() {}
 
-  public static Optional<Blocked> check(EtcdCluster cluster, boolean certManagerInstalled) {
-    if (certManagerInstalled || !CertManagerCertificates.usesCertManager(cluster)) {
-      return Optional.empty();
+    public static Optional<Blocked> check(EtcdCluster cluster, boolean certManagerInstalled) {
+        if (certManagerInstalled || !CertManagerCertificates.usesCertManager(cluster)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Blocked(REASON, MESSAGE));
     }
-    return Optional.of(new Blocked(REASON, MESSAGE));
-  }
 }

@@ -1,12 +1,12 @@
 package io.etcdoperator.operator.tls;
 
-import io.etcdoperator.operator.reads.KubeReads;
-import io.etcdoperator.operator.reads.SecretReads;
-import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.events.InstantAnnotation;
+import io.etcdoperator.operator.reads.KubeReads;
+import io.etcdoperator.operator.reads.SecretReads;
+import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.pki.Fingerprint;
 import io.etcdoperator.pki.Pem;
 import io.etcdoperator.pki.PkiException;
@@ -15,116 +15,127 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.time.Instant;
 
 /** Reads an operator-issued cluster's CA and leaf Secrets and its members' Pods; fingerprints only leave here. */
 final class IssuedTlsObserver {
 
+    /** The planner's view, plus the Secrets and members the executor writes from. */
+    record State(
+            IssuedTls view, Optional<Secret> caSecret, Map<LeafRole, Secret> leafSecrets, List<EtcdMember> members) {}
 
-  /** The planner's view, plus the Secrets and members the executor writes from. */
-  record State(IssuedTls view, Optional<Secret> caSecret, Map<LeafRole, Secret> leafSecrets,
-      List<EtcdMember> members) {}
+    private final SecretReads secrets;
 
-  private final SecretReads secrets;
-
-  IssuedTlsObserver(SecretReads secrets) {
-    this.secrets = secrets;
-  }
-
-  State observe(EtcdCluster cluster, TlsNames names, KubeReads reads) {
-    String ns = cluster.getMetadata().getNamespace();
-    Optional<Secret> caSecret = secrets.get(ns, names.caSecret());
-    Optional<ObservedCa> ca = caSecret.map(s -> ca(s));
-    List<X509Certificate> authorities = caSecret.map(s -> TrustBundle.fromPem(bytes(s, TlsSecrets.CA)).authorities())
-        .orElse(List.of());
-    Map<LeafRole, Secret> leafSecrets = new EnumMap<>(LeafRole.class);
-    Map<LeafRole, ObservedLeaf> leaves = new EnumMap<>(LeafRole.class);
-    for (LeafRole role : LeafRole.values()) {
-      Secret secret = secrets.get(ns, IssuedTlsWriter.secretName(names, role)).orElse(null);
-      if (secret != null) {
-        leafSecrets.put(role, secret);
-        leaves.put(role, leaf(secret, authorities));
-      }
+    IssuedTlsObserver(SecretReads secrets) {
+        this.secrets = secrets;
     }
-    List<EtcdMember> members = reads.members(ns, cluster.getMetadata().getName()).stream()
-        .filter(m -> m.getMetadata().getDeletionTimestamp() == null && !Boolean.TRUE.equals(m.getSpec().getDormant()))
-        .toList();
-    List<ObservedTlsMember> observed = new ArrayList<>();
-    for (EtcdMember m : members) {
-      Pod pod = reads.pod(ns, m.getMetadata().getName()).orElse(null);
-      observed.add(member(m.getMetadata().getName(), pod));
+
+    State observe(EtcdCluster cluster, TlsNames names, KubeReads reads) {
+        String ns = cluster.getMetadata().getNamespace();
+        Optional<Secret> caSecret = secrets.get(ns, names.caSecret());
+        Optional<ObservedCa> ca = caSecret.map(s -> ca(s));
+        List<X509Certificate> authorities = caSecret.map(
+                        s -> TrustBundle.fromPem(bytes(s, TlsSecrets.CA)).authorities())
+                .orElse(List.of());
+        Map<LeafRole, Secret> leafSecrets = new EnumMap<>(LeafRole.class);
+        Map<LeafRole, ObservedLeaf> leaves = new EnumMap<>(LeafRole.class);
+        for (LeafRole role : LeafRole.values()) {
+            Secret secret =
+                    secrets.get(ns, IssuedTlsWriter.secretName(names, role)).orElse(null);
+            if (secret != null) {
+                leafSecrets.put(role, secret);
+                leaves.put(role, leaf(secret, authorities));
+            }
+        }
+        List<EtcdMember> members = reads.members(ns, cluster.getMetadata().getName()).stream()
+                .filter(m -> m.getMetadata().getDeletionTimestamp() == null
+                        && !Boolean.TRUE.equals(m.getSpec().getDormant()))
+                .toList();
+        List<ObservedTlsMember> observed = new ArrayList<>();
+        for (EtcdMember m : members) {
+            Pod pod = reads.pod(ns, m.getMetadata().getName()).orElse(null);
+            observed.add(member(m.getMetadata().getName(), pod));
+        }
+        return new State(
+                new IssuedTls(ca, leaves, observed, renewalRequested(cluster)), caSecret, leafSecrets, members);
     }
-    return new State(new IssuedTls(ca, leaves, observed, renewalRequested(cluster)), caSecret, leafSecrets, members);
-  }
 
-  /** The user's "renew now" (an RFC 3339 instant); an unreadable value is named in the log and ignored. */
-  static Optional<Instant> renewalRequested(EtcdCluster cluster) {
-    return InstantAnnotation.read(cluster, EtcdOperatorApi.ANNOTATION_RENEW_CERTIFICATES_AT);
-  }
-
-
-  static ObservedTlsMember member(String name, Pod pod) {
-    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
-      return new ObservedTlsMember(name, Optional.empty(), false);
+    /** The user's "renew now" (an RFC 3339 instant); an unreadable value is named in the log and ignored. */
+    static Optional<Instant> renewalRequested(EtcdCluster cluster) {
+        return InstantAnnotation.read(cluster, EtcdOperatorApi.ANNOTATION_RENEW_CERTIFICATES_AT);
     }
-    boolean ready = pod.getStatus() != null && pod.getStatus().getConditions() != null
-        && pod.getStatus().getConditions().stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-    return new ObservedTlsMember(name, MemberMaterial.fromAnnotations(pod.getMetadata().getAnnotations()), ready);
-  }
 
-  private static ObservedCa ca(Secret secret) {
-    X509Certificate signer = certificate(secret);
-    String fingerprint = Fingerprint.of(signer).sha256();
-    return new ObservedCa(observed(signer, fingerprint), fingerprints(secret));
-  }
-
-  private static ObservedLeaf leaf(Secret secret, List<X509Certificate> authorities) {
-    X509Certificate certificate = certificate(secret);
-    String issuer = authorities.stream().filter(ca -> signedBy(certificate, ca)).findFirst()
-        .map(ca -> Fingerprint.of(ca).sha256()).orElse("unknown"); // an unknown issuer reads as a changed signer
-    return new ObservedLeaf(observed(certificate, issuer), fingerprints(secret));
-  }
-
-  private static ObservedCertificate observed(X509Certificate certificate, String issuerFingerprint) {
-    return new ObservedCertificate(Fingerprint.of(certificate).sha256(), issuerFingerprint,
-        certificate.getNotBefore().toInstant(), certificate.getNotAfter().toInstant());
-  }
-
-  private static List<String> fingerprints(Secret secret) {
-    return TrustBundle.fromPem(bytes(secret, TlsSecrets.CA)).fingerprints().stream().map(Fingerprint::sha256)
-        .toList();
-  }
-
-  private static boolean signedBy(X509Certificate leaf, X509Certificate ca) {
-    try {
-      leaf.verify(ca.getPublicKey());
-      return true;
-    } catch (GeneralSecurityException | RuntimeException e) {
-      return false;
+    static ObservedTlsMember member(String name, Pod pod) {
+        if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
+            return new ObservedTlsMember(name, Optional.empty(), false);
+        }
+        boolean ready = pod.getStatus() != null
+                && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        return new ObservedTlsMember(
+                name, MemberMaterial.fromAnnotations(pod.getMetadata().getAnnotations()), ready);
     }
-  }
 
-  private static X509Certificate certificate(Secret secret) {
-    try {
-      return Pem.certificate(bytes(secret, TlsSecrets.CERT));
-    } catch (PkiException e) {
-      throw new IllegalStateException("Secret " + secret.getMetadata().getName() + " has no readable "
-          + TlsSecrets.CERT);
+    private static ObservedCa ca(Secret secret) {
+        X509Certificate signer = certificate(secret);
+        String fingerprint = Fingerprint.of(signer).sha256();
+        return new ObservedCa(observed(signer, fingerprint), fingerprints(secret));
     }
-  }
 
-  static byte[] bytes(Secret secret, String key) {
-    String value = secret.getData() == null ? null : secret.getData().get(key);
-    if (value == null || value.isEmpty()) {
-      throw new IllegalStateException("Secret " + secret.getMetadata().getName() + " has no " + key);
+    private static ObservedLeaf leaf(Secret secret, List<X509Certificate> authorities) {
+        X509Certificate certificate = certificate(secret);
+        String issuer = authorities.stream()
+                .filter(ca -> signedBy(certificate, ca))
+                .findFirst()
+                .map(ca -> Fingerprint.of(ca).sha256())
+                .orElse("unknown"); // an unknown issuer reads as a changed signer
+        return new ObservedLeaf(observed(certificate, issuer), fingerprints(secret));
     }
-    return Base64.getDecoder().decode(value);
-  }
+
+    private static ObservedCertificate observed(X509Certificate certificate, String issuerFingerprint) {
+        return new ObservedCertificate(
+                Fingerprint.of(certificate).sha256(),
+                issuerFingerprint,
+                certificate.getNotBefore().toInstant(),
+                certificate.getNotAfter().toInstant());
+    }
+
+    private static List<String> fingerprints(Secret secret) {
+        return TrustBundle.fromPem(bytes(secret, TlsSecrets.CA)).fingerprints().stream()
+                .map(Fingerprint::sha256)
+                .toList();
+    }
+
+    private static boolean signedBy(X509Certificate leaf, X509Certificate ca) {
+        try {
+            leaf.verify(ca.getPublicKey());
+            return true;
+        } catch (GeneralSecurityException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static X509Certificate certificate(Secret secret) {
+        try {
+            return Pem.certificate(bytes(secret, TlsSecrets.CERT));
+        } catch (PkiException e) {
+            throw new IllegalStateException(
+                    "Secret " + secret.getMetadata().getName() + " has no readable " + TlsSecrets.CERT);
+        }
+    }
+
+    static byte[] bytes(Secret secret, String key) {
+        String value = secret.getData() == null ? null : secret.getData().get(key);
+        if (value == null || value.isEmpty()) {
+            throw new IllegalStateException("Secret " + secret.getMetadata().getName() + " has no " + key);
+        }
+        return Base64.getDecoder().decode(value);
+    }
 }

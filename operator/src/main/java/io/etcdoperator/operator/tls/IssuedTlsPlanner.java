@@ -15,106 +15,120 @@ import java.util.stream.Stream;
  */
 public final class IssuedTlsPlanner {
 
-  private IssuedTlsPlanner() {}
+    private IssuedTlsPlanner() {}
 
-  public static TlsStep next(IssuedTls observed, Instant now) {
-    if (observed.ca().isEmpty()) {
-      return new TlsStep.CreateCa();
+    public static TlsStep next(IssuedTls observed, Instant now) {
+        if (observed.ca().isEmpty()) {
+            return new TlsStep.CreateCa();
+        }
+        ObservedCa ca = observed.ca().get();
+        String signer = ca.signer().fingerprint();
+        for (LeafRole role : LeafRole.values()) {
+            ObservedLeaf leaf = observed.leaves().get(role);
+            if (leaf == null) {
+                return new TlsStep.IssueLeaf(role);
+            }
+            if (!leaf.trusted().equals(ca.trusted())) {
+                return new TlsStep.SyncTrust(role);
+            }
+        }
+        // New leaves only once every member trusts their CA, and not mid-restart: the restarted member would be
+        // stale again at once and restart twice.
+        boolean everyMemberReady = observed.members().stream()
+                .allMatch(m ->
+                        m.healthy() && m.running().map(r -> r.trusts(signer)).orElse(false));
+        if (everyMemberReady) {
+            Optional<TlsStep> renewal = renewal(observed, signer, now);
+            if (renewal.isPresent()) {
+                return renewal.get();
+            }
+        }
+        Optional<TlsStep> roll = roll(observed.members(), observed.desired().orElseThrow());
+        if (roll.isPresent()) {
+            return roll.get();
+        }
+        Optional<ObservedTlsMember> unhealthy = observed.members().stream()
+                .filter(m -> !m.healthy())
+                .min(Comparator.comparing(ObservedTlsMember::name));
+        if (unhealthy.isPresent()) {
+            return new TlsStep.WaitHealthy(unhealthy.get().name());
+        }
+        if (ca.rotating() && leavesFrom(observed, signer)) {
+            return new TlsStep.RetireOldCa();
+        }
+        if (!ca.rotating() && ca.signer().renewalDue(now)) {
+            return new TlsStep.StartCaRotation();
+        }
+        Instant recheck = earliestRenewal(observed, ca);
+        Optional<Instant> requested = observed.renewalRequested().filter(at -> at.isAfter(now) && at.isBefore(recheck));
+        return new TlsStep.Converged(requested.orElse(recheck));
     }
-    ObservedCa ca = observed.ca().get();
-    String signer = ca.signer().fingerprint();
-    for (LeafRole role : LeafRole.values()) {
-      ObservedLeaf leaf = observed.leaves().get(role);
-      if (leaf == null) {
-        return new TlsStep.IssueLeaf(role);
-      }
-      if (!leaf.trusted().equals(ca.trusted())) {
-        return new TlsStep.SyncTrust(role);
-      }
-    }
-    // New leaves only once every member trusts their CA, and not mid-restart: the restarted member would be
-    // stale again at once and restart twice.
-    boolean everyMemberReady = observed.members().stream()
-        .allMatch(m -> m.healthy() && m.running().map(r -> r.trusts(signer)).orElse(false));
-    if (everyMemberReady) {
-      Optional<TlsStep> renewal = renewal(observed, signer, now);
-      if (renewal.isPresent()) {
-        return renewal.get();
-      }
-    }
-    Optional<TlsStep> roll = roll(observed.members(), observed.desired().orElseThrow());
-    if (roll.isPresent()) {
-      return roll.get();
-    }
-    Optional<ObservedTlsMember> unhealthy = observed.members().stream().filter(m -> !m.healthy())
-        .min(Comparator.comparing(ObservedTlsMember::name));
-    if (unhealthy.isPresent()) {
-      return new TlsStep.WaitHealthy(unhealthy.get().name());
-    }
-    if (ca.rotating() && leavesFrom(observed, signer)) {
-      return new TlsStep.RetireOldCa();
-    }
-    if (!ca.rotating() && ca.signer().renewalDue(now)) {
-      return new TlsStep.StartCaRotation();
-    }
-    Instant recheck = earliestRenewal(observed, ca);
-    Optional<Instant> requested = observed.renewalRequested().filter(at -> at.isAfter(now) && at.isBefore(recheck));
-    return new TlsStep.Converged(requested.orElse(recheck));
-  }
 
-  /** Leaves from an older CA first (a rotation in progress), then leaves running out of time. */
-  private static Optional<TlsStep> renewal(IssuedTls observed, String signer, Instant now) {
-    for (LeafRole role : LeafRole.values()) {
-      if (!observed.leaves().get(role).certificate().issuerFingerprint().equals(signer)) {
-        return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.SIGNER_CHANGED));
-      }
+    /** Leaves from an older CA first (a rotation in progress), then leaves running out of time. */
+    private static Optional<TlsStep> renewal(IssuedTls observed, String signer, Instant now) {
+        for (LeafRole role : LeafRole.values()) {
+            if (!observed.leaves().get(role).certificate().issuerFingerprint().equals(signer)) {
+                return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.SIGNER_CHANGED));
+            }
+        }
+        for (LeafRole role : LeafRole.values()) {
+            if (observed.leaves().get(role).certificate().renewalDue(now)) {
+                return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.EXPIRING));
+            }
+        }
+        Optional<Instant> requested = observed.renewalRequested().filter(at -> !at.isAfter(now));
+        for (LeafRole role : LeafRole.values()) {
+            if (requested.isPresent()
+                    && issuedAt(observed.leaves().get(role).certificate()).isBefore(requested.get())) {
+                return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.REQUESTED));
+            }
+        }
+        return Optional.empty();
     }
-    for (LeafRole role : LeafRole.values()) {
-      if (observed.leaves().get(role).certificate().renewalDue(now)) {
-        return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.EXPIRING));
-      }
-    }
-    Optional<Instant> requested = observed.renewalRequested().filter(at -> !at.isAfter(now));
-    for (LeafRole role : LeafRole.values()) {
-      if (requested.isPresent() && issuedAt(observed.leaves().get(role).certificate()).isBefore(requested.get())) {
-        return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.REQUESTED));
-      }
-    }
-    return Optional.empty();
-  }
 
-  /** Leaves are backdated by the writer; a leaf renewed on request must not look older than the request. */
-  static Instant issuedAt(ObservedCertificate leaf) {
-    return leaf.notBefore().plus(IssuedTlsWriter.BACKDATE);
-  }
-
-  /**
-   * A stale member that is down anyway restarts first (restarting it costs no quorum); a healthy stale member
-   * restarts only when every member is healthy. Members are taken by name, so passes agree on the order.
-   */
-  private static Optional<TlsStep> roll(List<ObservedTlsMember> members, MemberMaterial desired) {
-    List<ObservedTlsMember> byName = members.stream().sorted(Comparator.comparing(ObservedTlsMember::name)).toList();
-    List<ObservedTlsMember> stale = byName.stream().filter(m -> !m.running().equals(Optional.of(desired))).toList();
-    if (stale.isEmpty()) {
-      return Optional.empty();
+    /** Leaves are backdated by the writer; a leaf renewed on request must not look older than the request. */
+    static Instant issuedAt(ObservedCertificate leaf) {
+        return leaf.notBefore().plus(IssuedTlsWriter.BACKDATE);
     }
-    Optional<ObservedTlsMember> staleAndDown = stale.stream().filter(m -> !m.healthy()).findFirst();
-    if (staleAndDown.isPresent()) {
-      return Optional.of(new TlsStep.RollMember(staleAndDown.get().name()));
-    }
-    Optional<ObservedTlsMember> unhealthy = byName.stream().filter(m -> !m.healthy()).findFirst();
-    if (unhealthy.isPresent()) {
-      return Optional.of(new TlsStep.WaitHealthy(unhealthy.get().name()));
-    }
-    return Optional.of(new TlsStep.RollMember(stale.getFirst().name()));
-  }
 
-  private static boolean leavesFrom(IssuedTls observed, String signer) {
-    return observed.leaves().values().stream().allMatch(l -> l.certificate().issuerFingerprint().equals(signer));
-  }
+    /**
+     * A stale member that is down anyway restarts first (restarting it costs no quorum); a healthy stale member
+     * restarts only when every member is healthy. Members are taken by name, so passes agree on the order.
+     */
+    private static Optional<TlsStep> roll(List<ObservedTlsMember> members, MemberMaterial desired) {
+        List<ObservedTlsMember> byName = members.stream()
+                .sorted(Comparator.comparing(ObservedTlsMember::name))
+                .toList();
+        List<ObservedTlsMember> stale = byName.stream()
+                .filter(m -> !m.running().equals(Optional.of(desired)))
+                .toList();
+        if (stale.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<ObservedTlsMember> staleAndDown =
+                stale.stream().filter(m -> !m.healthy()).findFirst();
+        if (staleAndDown.isPresent()) {
+            return Optional.of(new TlsStep.RollMember(staleAndDown.get().name()));
+        }
+        Optional<ObservedTlsMember> unhealthy =
+                byName.stream().filter(m -> !m.healthy()).findFirst();
+        if (unhealthy.isPresent()) {
+            return Optional.of(new TlsStep.WaitHealthy(unhealthy.get().name()));
+        }
+        return Optional.of(new TlsStep.RollMember(stale.getFirst().name()));
+    }
 
-  private static Instant earliestRenewal(IssuedTls observed, ObservedCa ca) {
-    return Stream.concat(Stream.of(ca.signer()), observed.leaves().values().stream().map(ObservedLeaf::certificate))
-        .map(ObservedCertificate::renewAfter).min(Comparator.naturalOrder()).orElseThrow();
-  }
+    private static boolean leavesFrom(IssuedTls observed, String signer) {
+        return observed.leaves().values().stream()
+                .allMatch(l -> l.certificate().issuerFingerprint().equals(signer));
+    }
+
+    private static Instant earliestRenewal(IssuedTls observed, ObservedCa ca) {
+        return Stream.concat(
+                        Stream.of(ca.signer()),
+                        observed.leaves().values().stream().map(ObservedLeaf::certificate))
+                .map(ObservedCertificate::renewAfter)
+                .min(Comparator.naturalOrder())
+                .orElseThrow();
+    }
 }

@@ -2,7 +2,7 @@ package io.etcdoperator.operator.tls;
 
 /** The leaves of an operator-issued cluster, in the order the planner handles them. */
 public enum LeafRole {
-  SERVER,
-  PEER,
-  OPERATOR_CLIENT
+    SERVER,
+    PEER,
+    OPERATOR_CLIENT
 }

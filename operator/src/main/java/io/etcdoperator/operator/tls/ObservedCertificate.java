@@ -9,12 +9,12 @@ import java.time.Instant;
  */
 public record ObservedCertificate(String fingerprint, String issuerFingerprint, Instant notBefore, Instant notAfter) {
 
-  /** Renewal is due once less than a third of the lifetime remains (same rule as pki's RenewalPolicy). */
-  public Instant renewAfter() {
-    return notAfter.minus(Duration.between(notBefore, notAfter).dividedBy(3));
-  }
+    /** Renewal is due once less than a third of the lifetime remains (same rule as pki's RenewalPolicy). */
+    public Instant renewAfter() {
+        return notAfter.minus(Duration.between(notBefore, notAfter).dividedBy(3));
+    }
 
-  public boolean renewalDue(Instant now) {
-    return now.isAfter(renewAfter());
-  }
+    public boolean renewalDue(Instant now) {
+        return now.isAfter(renewAfter());
+    }
 }

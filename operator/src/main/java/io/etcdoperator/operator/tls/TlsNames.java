@@ -10,49 +10,49 @@ import java.util.List;
  */
 public record TlsNames(String cluster, String namespace, String clusterDomain) {
 
-  public String serverCertificate() {
-    return cluster + "-server";
-  }
+    public String serverCertificate() {
+        return cluster + "-server";
+    }
 
-  public String serverSecret() {
-    return cluster + "-server-tls";
-  }
+    public String serverSecret() {
+        return cluster + "-server-tls";
+    }
 
-  public String peerCertificate() {
-    return cluster + "-peer";
-  }
+    public String peerCertificate() {
+        return cluster + "-peer";
+    }
 
-  public String peerSecret() {
-    return cluster + "-peer-tls";
-  }
+    public String peerSecret() {
+        return cluster + "-peer-tls";
+    }
 
-  public String operatorClientCertificate() {
-    return cluster + "-operator-client";
-  }
+    public String operatorClientCertificate() {
+        return cluster + "-operator-client";
+    }
 
-  public String operatorClientSecret() {
-    return cluster + "-operator-client-tls";
-  }
+    public String operatorClientSecret() {
+        return cluster + "-operator-client-tls";
+    }
 
-  /** Operator-issued mode only: the CA's certificate, key and trust bundle. */
-  public String caSecret() {
-    return cluster + "-ca";
-  }
+    /** Operator-issued mode only: the CA's certificate, key and trust bundle. */
+    public String caSecret() {
+        return cluster + "-ca";
+    }
 
-  public List<String> serverDnsNames() {
-    return dns().server().dnsNames();
-  }
+    public List<String> serverDnsNames() {
+        return dns().server().dnsNames();
+    }
 
-  public List<String> peerDnsNames() {
-    return dns().peer().dnsNames();
-  }
+    public List<String> peerDnsNames() {
+        return dns().peer().dnsNames();
+    }
 
-  public List<String> ipAddresses() {
-    return dns().server().ipAddresses();
-  }
+    public List<String> ipAddresses() {
+        return dns().server().ipAddresses();
+    }
 
-  /** The SANs, shared with the pki module so cert-manager and operator-issued certificates name the same hosts. */
-  public ClusterDnsNames dns() {
-    return new ClusterDnsNames(cluster, namespace, clusterDomain);
-  }
+    /** The SANs, shared with the pki module so cert-manager and operator-issued certificates name the same hosts. */
+    public ClusterDnsNames dns() {
+        return new ClusterDnsNames(cluster, namespace, clusterDomain);
+    }
 }

@@ -11,24 +11,24 @@ import java.util.Map;
 /** admission/deletion-cases.yaml: the cases the webhook here and the chart's policy (charts module) must agree on. */
 record DeletionCases(String operatorUser, List<Case> cases) {
 
-  record Case(String name, boolean allowed, String message, Map<String, Object> request) {
-    AdmissionRequest admissionRequest() {
-      return JSON.convertValue(request, AdmissionRequest.class);
+    record Case(String name, boolean allowed, String message, Map<String, Object> request) {
+        AdmissionRequest admissionRequest() {
+            return JSON.convertValue(request, AdmissionRequest.class);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 
-    @Override
-    public String toString() {
-      return name;
-    }
-  }
+    static final KubernetesSerialization JSON = new KubernetesSerialization();
 
-  static final KubernetesSerialization JSON = new KubernetesSerialization();
-
-  static DeletionCases load() {
-    try (InputStream in = DeletionCases.class.getResourceAsStream("/admission/deletion-cases.yaml")) {
-      return JSON.unmarshal(in, DeletionCases.class);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    static DeletionCases load() {
+        try (InputStream in = DeletionCases.class.getResourceAsStream("/admission/deletion-cases.yaml")) {
+            return JSON.unmarshal(in, DeletionCases.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-  }
 }

@@ -24,67 +24,95 @@ import org.junit.jupiter.api.Test;
  */
 class ServesBeforeProbeTest {
 
-  private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
+    private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
 
-  private static EtcdMember memberCreated(Instant created) {
-    EtcdMember m = Fixtures.member("member-seed-plain");
-    m.getMetadata().setCreationTimestamp(created.toString());
-    m.setStatus(new EtcdMemberStatus());
-    m.getStatus().setMemberID("0000000000000007");
-    return m;
-  }
+    private static EtcdMember memberCreated(Instant created) {
+        EtcdMember m = Fixtures.member("member-seed-plain");
+        m.getMetadata().setCreationTimestamp(created.toString());
+        m.setStatus(new EtcdMemberStatus());
+        m.getStatus().setMemberID("0000000000000007");
+        return m;
+    }
 
-  /** A Pod whose etcd container runs and which the kubelet has not (yet) called Ready. */
-  private static Pod runningPod(EtcdMember m) {
-    Pod pod = MemberPods.build(m, "quay.io/coreos/etcd:v3.5.16", false);
-    pod.setStatus(new PodStatusBuilder().withPhase("Running").addNewCondition().withType("Ready").withStatus("False")
-        .endCondition().withContainerStatuses(new ContainerStatusBuilder().withName(MemberPods.CONTAINER)
-            .withNewState().withNewRunning().withStartedAt(NOW.toString()).endRunning().endState().build()).build());
-    return pod;
-  }
+    /** A Pod whose etcd container runs and which the kubelet has not (yet) called Ready. */
+    private static Pod runningPod(EtcdMember m) {
+        Pod pod = MemberPods.build(m, "quay.io/coreos/etcd:v3.5.16", false);
+        pod.setStatus(new PodStatusBuilder()
+                .withPhase("Running")
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("False")
+                .endCondition()
+                .withContainerStatuses(new ContainerStatusBuilder()
+                        .withName(MemberPods.CONTAINER)
+                        .withNewState()
+                        .withNewRunning()
+                        .withStartedAt(NOW.toString())
+                        .endRunning()
+                        .endState()
+                        .build())
+                .build());
+        return pod;
+    }
 
-  private static Optional<EndpointStatus> status(long leader, List<String> errors) {
-    return Optional.of(new EndpointStatus("3.5.16", new MemberId(7), new MemberId(leader), 10, 10, 2, 0, 0, 1, false,
-        errors));
-  }
+    private static Optional<EndpointStatus> status(long leader, List<String> errors) {
+        return Optional.of(
+                new EndpointStatus("3.5.16", new MemberId(7), new MemberId(leader), 10, 10, 2, 0, 0, 1, false, errors));
+    }
 
-  @Test
-  void aNewMemberWhoseEtcdAnswersWithALeaderServesBeforeItsProbe() {
-    EtcdMember m = memberCreated(NOW.minusSeconds(3));
-    assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW)).isTrue();
-  }
+    @Test
+    void aNewMemberWhoseEtcdAnswersWithALeaderServesBeforeItsProbe() {
+        EtcdMember m = memberCreated(NOW.minusSeconds(3));
+        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW))
+                .isTrue();
+    }
 
-  @Test
-  void withoutALeaderOrWithAnErrorOrWithoutAnAnswerItDoesNot() {
-    EtcdMember m = memberCreated(NOW.minusSeconds(3));
-    assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(0, List.of()), NOW)).isFalse();
-    assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of("CORRUPT")), NOW)).isFalse();
-    assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), Optional.empty(), NOW)).isFalse();
-  }
+    @Test
+    void withoutALeaderOrWithAnErrorOrWithoutAnAnswerItDoesNot() {
+        EtcdMember m = memberCreated(NOW.minusSeconds(3));
+        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(0, List.of()), NOW))
+                .isFalse();
+        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of("CORRUPT")), NOW))
+                .isFalse();
+        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), Optional.empty(), NOW))
+                .isFalse();
+    }
 
-  @Test
-  void aMemberWhoseIdIsNotRecordedYetDoesNot() {
-    EtcdMember m = memberCreated(NOW.minusSeconds(3));
-    m.getStatus().setMemberID(null);
-    assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW)).isFalse();
-  }
+    @Test
+    void aMemberWhoseIdIsNotRecordedYetDoesNot() {
+        EtcdMember m = memberCreated(NOW.minusSeconds(3));
+        m.getStatus().setMemberID(null);
+        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW))
+                .isFalse();
+    }
 
-  @Test
-  void aMemberPastItsFirstSecondsWaitsForItsPodsReadyAsBefore() {
-    EtcdMember m = memberCreated(NOW.minus(ClusterPlanner.LEARNER_START_WINDOW).minusSeconds(1));
-    assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW)).isFalse();
-  }
+    @Test
+    void aMemberPastItsFirstSecondsWaitsForItsPodsReadyAsBefore() {
+        EtcdMember m =
+                memberCreated(NOW.minus(ClusterPlanner.LEARNER_START_WINDOW).minusSeconds(1));
+        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW))
+                .isFalse();
+    }
 
-  @Test
-  void aTerminatingPodOrOneWhoseContainerDoesNotRunDoesNot() {
-    EtcdMember m = memberCreated(NOW.minusSeconds(3));
-    Pod deleting = runningPod(m);
-    deleting.getMetadata().setDeletionTimestamp(NOW.toString());
-    assertThat(ClusterObserver.servesBeforeProbe(m, deleting, status(7, List.of()), NOW)).isFalse();
-    Pod waiting = runningPod(m);
-    waiting.getStatus().getContainerStatuses().getFirst().setState(new ContainerStateBuilder()
-        .withNewWaiting().withReason("ContainerCreating").endWaiting().build());
-    assertThat(ClusterObserver.servesBeforeProbe(m, waiting, status(7, List.of()), NOW)).isFalse();
-    assertThat(ClusterObserver.servesBeforeProbe(m, null, status(7, List.of()), NOW)).isFalse();
-  }
+    @Test
+    void aTerminatingPodOrOneWhoseContainerDoesNotRunDoesNot() {
+        EtcdMember m = memberCreated(NOW.minusSeconds(3));
+        Pod deleting = runningPod(m);
+        deleting.getMetadata().setDeletionTimestamp(NOW.toString());
+        assertThat(ClusterObserver.servesBeforeProbe(m, deleting, status(7, List.of()), NOW))
+                .isFalse();
+        Pod waiting = runningPod(m);
+        waiting.getStatus()
+                .getContainerStatuses()
+                .getFirst()
+                .setState(new ContainerStateBuilder()
+                        .withNewWaiting()
+                        .withReason("ContainerCreating")
+                        .endWaiting()
+                        .build());
+        assertThat(ClusterObserver.servesBeforeProbe(m, waiting, status(7, List.of()), NOW))
+                .isFalse();
+        assertThat(ClusterObserver.servesBeforeProbe(m, null, status(7, List.of()), NOW))
+                .isFalse();
+    }
 }

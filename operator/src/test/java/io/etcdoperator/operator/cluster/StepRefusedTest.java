@@ -17,26 +17,38 @@ import org.junit.jupiter.api.Test;
  */
 class StepRefusedTest {
 
-  @Test
-  void waitsOnlyAPersonCanEndAreWarnings() {
-    var executor = new StepExecutor(null, null, null, null, null, LeaseCheck.NONE);
-    var nothing = new ClusterObserver.Observation(null, List.of(), Optional.empty());
-    for (Reason personal : List.of(Reason.MEMBER_CRASH_LOOPING, Reason.SPACE_QUOTA_FULL,
-        Reason.QUORUM_RECOVERY_REFUSED)) {
-      assertThat(executor.execute(new Step.Wait(personal, "why", Duration.ofSeconds(30)), null, nothing,
-          Optional.empty()).warning()).as(personal.reason()).isTrue();
+    @Test
+    void waitsOnlyAPersonCanEndAreWarnings() {
+        var executor = new StepExecutor(null, null, null, null, null, LeaseCheck.NONE);
+        var nothing = new ClusterObserver.Observation(null, List.of(), Optional.empty());
+        for (Reason personal :
+                List.of(Reason.MEMBER_CRASH_LOOPING, Reason.SPACE_QUOTA_FULL, Reason.QUORUM_RECOVERY_REFUSED)) {
+            assertThat(executor.execute(
+                                    new Step.Wait(personal, "why", Duration.ofSeconds(30)),
+                                    null,
+                                    nothing,
+                                    Optional.empty())
+                            .warning())
+                    .as(personal.reason())
+                    .isTrue();
+        }
+        assertThat(executor.execute(
+                                new Step.Wait(Reason.MEMBERS_NOT_READY, "why", Duration.ofSeconds(1)),
+                                null,
+                                nothing,
+                                Optional.empty())
+                        .warning())
+                .as("a wait that ends on its own")
+                .isFalse();
     }
-    assertThat(executor.execute(new Step.Wait(Reason.MEMBERS_NOT_READY, "why", Duration.ofSeconds(1)), null, nothing,
-        Optional.empty()).warning()).as("a wait that ends on its own").isFalse();
-  }
 
-  @Test
-  void membershipStepsAreMembershipChangesAndOtherCallsAreNot() {
-    MemberId id = MemberId.parse("8e9e05c52164694d");
-    assertThat(StepExecutor.refused(new Step.AddLearner("a", URI.create("http://a:2380"), "a=http://a:2380")))
-        .isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
-    assertThat(StepExecutor.refused(new Step.PromoteLearner("a", id))).isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
-    assertThat(StepExecutor.refused(new Step.MoveLeader("a", "b", id))).isEqualTo(Reason.ETCD_CALL_FAILED);
-    assertThat(StepExecutor.refused(new Step.EnableAuth())).isEqualTo(Reason.ETCD_CALL_FAILED);
-  }
+    @Test
+    void membershipStepsAreMembershipChangesAndOtherCallsAreNot() {
+        MemberId id = MemberId.parse("8e9e05c52164694d");
+        assertThat(StepExecutor.refused(new Step.AddLearner("a", URI.create("http://a:2380"), "a=http://a:2380")))
+                .isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
+        assertThat(StepExecutor.refused(new Step.PromoteLearner("a", id))).isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
+        assertThat(StepExecutor.refused(new Step.MoveLeader("a", "b", id))).isEqualTo(Reason.ETCD_CALL_FAILED);
+        assertThat(StepExecutor.refused(new Step.EnableAuth())).isEqualTo(Reason.ETCD_CALL_FAILED);
+    }
 }

@@ -16,33 +16,43 @@ import org.junit.jupiter.api.Test;
 /** Only a deleted member's Pod, itself being deleted, on a node that is down counts as stranded. */
 class StrandedPodsTest {
 
-  private static final NodeDown DOWN = new NodeDown("node-3", Instant.parse("2026-01-01T00:00:00Z"));
+    private static final NodeDown DOWN = new NodeDown("node-3", Instant.parse("2026-01-01T00:00:00Z"));
 
-  @Test
-  void aTerminatingPodOfAGoneMemberOnADownNodeIsStranded() {
-    Map<String, Pod> pods = Map.of("c", pod("c", "node-3", true, "EtcdMember"));
-    assertThat(ClusterObserver.stranded(List.of(), pods, Map.of("node-3", DOWN)))
-        .containsExactly(new StrandedPod("c", DOWN));
-  }
+    @Test
+    void aTerminatingPodOfAGoneMemberOnADownNodeIsStranded() {
+        Map<String, Pod> pods = Map.of("c", pod("c", "node-3", true, "EtcdMember"));
+        assertThat(ClusterObserver.stranded(List.of(), pods, Map.of("node-3", DOWN)))
+                .containsExactly(new StrandedPod("c", DOWN));
+    }
 
-  @Test
-  void notWhileItsMemberExistsNorBeforeItIsDeletedNorOnAReadyNodeNorWhenNotAMemberPod() {
-    EtcdMember c = new EtcdMember();
-    c.setMetadata(new ObjectMetaBuilder().withName("c").build());
-    Map<String, NodeDown> down = Map.of("node-3", DOWN);
-    assertThat(ClusterObserver.stranded(List.of(c), Map.of("c", pod("c", "node-3", true, "EtcdMember")), down))
-        .isEmpty();
-    assertThat(ClusterObserver.stranded(List.of(), Map.of("c", pod("c", "node-3", false, "EtcdMember")), down))
-        .isEmpty();
-    assertThat(ClusterObserver.stranded(List.of(), Map.of("c", pod("c", "node-1", true, "EtcdMember")), down))
-        .isEmpty();
-    assertThat(ClusterObserver.stranded(List.of(), Map.of("j", pod("j", "node-3", true, "Job")), down)).isEmpty();
-  }
+    @Test
+    void notWhileItsMemberExistsNorBeforeItIsDeletedNorOnAReadyNodeNorWhenNotAMemberPod() {
+        EtcdMember c = new EtcdMember();
+        c.setMetadata(new ObjectMetaBuilder().withName("c").build());
+        Map<String, NodeDown> down = Map.of("node-3", DOWN);
+        assertThat(ClusterObserver.stranded(List.of(c), Map.of("c", pod("c", "node-3", true, "EtcdMember")), down))
+                .isEmpty();
+        assertThat(ClusterObserver.stranded(List.of(), Map.of("c", pod("c", "node-3", false, "EtcdMember")), down))
+                .isEmpty();
+        assertThat(ClusterObserver.stranded(List.of(), Map.of("c", pod("c", "node-1", true, "EtcdMember")), down))
+                .isEmpty();
+        assertThat(ClusterObserver.stranded(List.of(), Map.of("j", pod("j", "node-3", true, "Job")), down))
+                .isEmpty();
+    }
 
-  private static Pod pod(String name, String node, boolean terminating, String ownerKind) {
-    return new PodBuilder().withNewMetadata().withName(name)
-        .withDeletionTimestamp(terminating ? "2026-01-01T00:01:00Z" : null)
-        .addNewOwnerReference().withKind(ownerKind).withName(name).endOwnerReference().endMetadata()
-        .withNewSpec().withNodeName(node).endSpec().build();
-  }
+    private static Pod pod(String name, String node, boolean terminating, String ownerKind) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withDeletionTimestamp(terminating ? "2026-01-01T00:01:00Z" : null)
+                .addNewOwnerReference()
+                .withKind(ownerKind)
+                .withName(name)
+                .endOwnerReference()
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .endSpec()
+                .build();
+    }
 }

@@ -11,25 +11,29 @@ import org.junit.jupiter.api.Test;
 /** Who the operator dials: voters with a Pod; the seed even when a crash inside CreateSeed left isVoter unwritten. */
 class VoterEndpointsTest {
 
-  private static EtcdMember member(String name, boolean seed, Boolean voter) {
-    EtcdMember m = new EtcdMember();
-    m.getMetadata().setName(name);
-    m.getMetadata().setNamespace("default");
-    EtcdMemberSpec spec = new EtcdMemberSpec();
-    spec.setClusterName("demo");
-    spec.setBootstrap(seed);
-    m.setSpec(spec);
-    EtcdMemberStatus status = new EtcdMemberStatus();
-    status.setPodName(name);
-    status.setIsVoter(voter);
-    m.setStatus(status);
-    return m;
-  }
+    private static EtcdMember member(String name, boolean seed, Boolean voter) {
+        EtcdMember m = new EtcdMember();
+        m.getMetadata().setName(name);
+        m.getMetadata().setNamespace("default");
+        EtcdMemberSpec spec = new EtcdMemberSpec();
+        spec.setClusterName("demo");
+        spec.setBootstrap(seed);
+        m.setSpec(spec);
+        EtcdMemberStatus status = new EtcdMemberStatus();
+        status.setPodName(name);
+        status.setIsVoter(voter);
+        m.setStatus(status);
+        return m;
+    }
 
-  @Test
-  void theSeedIsDialledWithoutItsVoterMarkAndALearnerIsNot() {
-    var urls = ClusterObserver.endpoints(List.of(member("demo-seed1", true, null), member("demo-lrn01", false, false),
-        member("demo-vot01", false, true)), true);
-    assertThat(urls).extracting(u -> u.getHost().split("\\.")[0]).containsExactly("demo-seed1", "demo-vot01");
-  }
+    @Test
+    void theSeedIsDialledWithoutItsVoterMarkAndALearnerIsNot() {
+        var urls = ClusterObserver.endpoints(
+                List.of(
+                        member("demo-seed1", true, null),
+                        member("demo-lrn01", false, false),
+                        member("demo-vot01", false, true)),
+                true);
+        assertThat(urls).extracting(u -> u.getHost().split("\\.")[0]).containsExactly("demo-seed1", "demo-vot01");
+    }
 }

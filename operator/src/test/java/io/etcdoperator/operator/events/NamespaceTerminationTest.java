@@ -10,23 +10,37 @@ import org.junit.jupiter.api.Test;
 
 class NamespaceTerminationTest {
 
-  private static KubernetesClientException forbidden(String cause) {
-    Status status = new StatusBuilder().withCode(403).withReason("Forbidden").withNewDetails().withKind("services")
-        .addNewCause().withField("metadata.namespace").withReason(cause).endCause().endDetails().build();
-    return new KubernetesClientException(status);
-  }
+    private static KubernetesClientException forbidden(String cause) {
+        Status status = new StatusBuilder()
+                .withCode(403)
+                .withReason("Forbidden")
+                .withNewDetails()
+                .withKind("services")
+                .addNewCause()
+                .withField("metadata.namespace")
+                .withReason(cause)
+                .endCause()
+                .endDetails()
+                .build();
+        return new KubernetesClientException(status);
+    }
 
-  @Test
-  void aWriteRefusedBecauseTheNamespaceIsBeingDeletedIsRecognisedThroughWrappers() {
-    assertThat(NamespaceTermination.refused(new OperatorException(forbidden("NamespaceTerminating")))).isTrue();
-  }
+    @Test
+    void aWriteRefusedBecauseTheNamespaceIsBeingDeletedIsRecognisedThroughWrappers() {
+        assertThat(NamespaceTermination.refused(new OperatorException(forbidden("NamespaceTerminating"))))
+                .isTrue();
+    }
 
-  /** An RBAC denial is a 403 too, and must stay an error someone sees. */
-  @Test
-  void anyOther403IsNot() {
-    assertThat(NamespaceTermination.refused(new KubernetesClientException(new StatusBuilder().withCode(403)
-        .withReason("Forbidden").withMessage("services is forbidden: User cannot create").build()))).isFalse();
-    assertThat(NamespaceTermination.refused(forbidden("FieldValueInvalid"))).isFalse();
-    assertThat(NamespaceTermination.refused(new IllegalStateException("x"))).isFalse();
-  }
+    /** An RBAC denial is a 403 too, and must stay an error someone sees. */
+    @Test
+    void anyOther403IsNot() {
+        assertThat(NamespaceTermination.refused(new KubernetesClientException(new StatusBuilder()
+                        .withCode(403)
+                        .withReason("Forbidden")
+                        .withMessage("services is forbidden: User cannot create")
+                        .build())))
+                .isFalse();
+        assertThat(NamespaceTermination.refused(forbidden("FieldValueInvalid"))).isFalse();
+        assertThat(NamespaceTermination.refused(new IllegalStateException("x"))).isFalse();
+    }
 }

@@ -9,52 +9,62 @@ import org.junit.jupiter.api.Test;
 
 class ClusterMetricsTest {
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final ClusterMetrics metrics = new ClusterMetrics(registry);
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ClusterMetrics metrics = new ClusterMetrics(registry);
 
-  @Test
-  void aCompletedPassSetsItsTimestamp() {
-    metrics.record("team-a", "main", new ClusterMetrics.Counts(3, 3, 0, 2));
-    assertThat(registry.scrape()).contains(
-        "etcd_operator_cluster_last_reconcile_success_timestamp_seconds{cluster=\"main\",namespace=\"team-a\"} 0.0");
-    metrics.passed("team-a", "main", Instant.ofEpochSecond(1_700_000_000L));
-    assertThat(registry.scrape()).contains(
-        "etcd_operator_cluster_last_reconcile_success_timestamp_seconds{cluster=\"main\",namespace=\"team-a\"} "
-            + "1.7E9");
-  }
-
-  @Test
-  void aForgottenClusterLeavesNoSeriesAndOthersStay() {
-    for (String name : new String[] {"gone", "kept"}) {
-      metrics.record("team-a", name, new ClusterMetrics.Counts(3, 3, 0, 3));
-      metrics.record("team-a", name, new ClusterMetrics.Space(1 << 20, 1 << 19, 2L << 30, 1));
-      metrics.passed("team-a", name, Instant.ofEpochSecond(1_700_000_000L));
+    @Test
+    void aCompletedPassSetsItsTimestamp() {
+        metrics.record("team-a", "main", new ClusterMetrics.Counts(3, 3, 0, 2));
+        assertThat(registry.scrape())
+                .contains(
+                        "etcd_operator_cluster_last_reconcile_success_timestamp_seconds{cluster=\"main\",namespace=\"team-a\"} 0.0");
+        metrics.passed("team-a", "main", Instant.ofEpochSecond(1_700_000_000L));
+        assertThat(registry.scrape())
+                .contains(
+                        "etcd_operator_cluster_last_reconcile_success_timestamp_seconds{cluster=\"main\",namespace=\"team-a\"} "
+                                + "1.7E9");
     }
-    assertThat(registry.scrape()).contains("cluster=\"gone\"");
 
-    metrics.forget("team-a", "gone");
+    @Test
+    void aForgottenClusterLeavesNoSeriesAndOthersStay() {
+        for (String name : new String[] {"gone", "kept"}) {
+            metrics.record("team-a", name, new ClusterMetrics.Counts(3, 3, 0, 3));
+            metrics.record("team-a", name, new ClusterMetrics.Space(1 << 20, 1 << 19, 2L << 30, 1));
+            metrics.passed("team-a", name, Instant.ofEpochSecond(1_700_000_000L));
+        }
+        assertThat(registry.scrape()).contains("cluster=\"gone\"");
 
-    String scrape = registry.scrape();
-    assertThat(scrape).doesNotContain("cluster=\"gone\"");
-    assertThat(scrape.lines().filter(l -> l.startsWith("etcd_operator_cluster_") && l.contains("cluster=\"kept\"")))
-        .hasSize(9);
-    metrics.record("team-a", "gone", new ClusterMetrics.Counts(1, 1, 0, 1));
-    assertThat(registry.scrape()).contains("etcd_operator_cluster_members{cluster=\"gone\",namespace=\"team-a\"} 1.0");
-  }
+        metrics.forget("team-a", "gone");
 
-  @Test
-  void everyMeterOfOursCarriesThePrefix() {
-    metrics.record("team-a", "main", new ClusterMetrics.Counts(3, 3, 0, 3));
-    OperatorMeters.bindTo(registry);
-    assertThat(registry.getMeters()).filteredOn(m -> m.getId().getTag("cluster") != null)
-        .allSatisfy(m -> assertThat(m.getId().getName()).startsWith("etcd_operator_"));
-  }
+        String scrape = registry.scrape();
+        assertThat(scrape).doesNotContain("cluster=\"gone\"");
+        assertThat(scrape.lines().filter(l -> l.startsWith("etcd_operator_cluster_") && l.contains("cluster=\"kept\"")))
+                .hasSize(9);
+        metrics.record("team-a", "gone", new ClusterMetrics.Counts(1, 1, 0, 1));
+        assertThat(registry.scrape())
+                .contains("etcd_operator_cluster_members{cluster=\"gone\",namespace=\"team-a\"} 1.0");
+    }
 
-  @Test
-  void processAndJvmMetersAreBound() {
-    OperatorMeters.bindTo(registry);
-    assertThat(registry.scrape()).contains("jvm_memory_used_bytes{", "jvm_threads_live_threads ",
-        "jvm_classes_loaded_classes ", "process_cpu_usage ", "process_uptime_seconds ", "process_files_open_files ",
-        "system_cpu_count ");
-  }
+    @Test
+    void everyMeterOfOursCarriesThePrefix() {
+        metrics.record("team-a", "main", new ClusterMetrics.Counts(3, 3, 0, 3));
+        OperatorMeters.bindTo(registry);
+        assertThat(registry.getMeters())
+                .filteredOn(m -> m.getId().getTag("cluster") != null)
+                .allSatisfy(m -> assertThat(m.getId().getName()).startsWith("etcd_operator_"));
+    }
+
+    @Test
+    void processAndJvmMetersAreBound() {
+        OperatorMeters.bindTo(registry);
+        assertThat(registry.scrape())
+                .contains(
+                        "jvm_memory_used_bytes{",
+                        "jvm_threads_live_threads ",
+                        "jvm_classes_loaded_classes ",
+                        "process_cpu_usage ",
+                        "process_uptime_seconds ",
+                        "process_files_open_files ",
+                        "system_cpu_count ");
+    }
 }

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 class RefusalsTest {
 
-  /** A TLS + auth cluster with its status exactly as cozystack's operator writes it (no tls/auth/bootstrap latched). */
-  private static final String TAKEN_OVER = """
+    /** A TLS + auth cluster with its status exactly as cozystack's operator writes it (no tls/auth/bootstrap latched). */
+    private static final String TAKEN_OVER = """
       apiVersion: etcd-operator.cozystack.io/v1alpha2
       kind: EtcdCluster
       metadata: {name: tenant, namespace: default}
@@ -40,57 +40,64 @@ class RefusalsTest {
         observedGeneration: 4
       """;
 
-  private static EtcdCluster takenOver() {
-    return Serialization.unmarshal(TAKEN_OVER, EtcdCluster.class);
-  }
+    private static EtcdCluster takenOver() {
+        return Serialization.unmarshal(TAKEN_OVER, EtcdCluster.class);
+    }
 
-  @Test
-  void aClusterTakenOverFromCozystackIsNotRefusedForTlsAuthOrBootstrap() {
-    EtcdCluster c = takenOver();
-    assertThat(Refusals.of(c.getSpec(), c.getStatus())).isEmpty();
-  }
+    @Test
+    void aClusterTakenOverFromCozystackIsNotRefusedForTlsAuthOrBootstrap() {
+        EtcdCluster c = takenOver();
+        assertThat(Refusals.of(c.getSpec(), c.getStatus())).isEmpty();
+    }
 
-  @Test
-  void takingOverLatchesTheImmutablesFromTheSpecOnce() {
-    EtcdCluster c = takenOver();
-    EtcdClusterStatus status = c.getStatus();
-    Refusals.adoptImmutables(c.getSpec(), status);
-    assertThat(status.getObserved().getTls()).isEqualTo(c.getSpec().getTls());
-    assertThat(status.getObserved().getAuth()).isEqualTo(c.getSpec().getAuth());
-    status.setVersion("3.5.16"); // our first pass records what runs
-    c.getSpec().setTls(null);
-    assertThat(Refusals.of(c.getSpec(), status)).extracting(Refusal::message)
-        .anyMatch(m -> m.contains("spec.tls is immutable"));
-  }
+    @Test
+    void takingOverLatchesTheImmutablesFromTheSpecOnce() {
+        EtcdCluster c = takenOver();
+        EtcdClusterStatus status = c.getStatus();
+        Refusals.adoptImmutables(c.getSpec(), status);
+        assertThat(status.getObserved().getTls()).isEqualTo(c.getSpec().getTls());
+        assertThat(status.getObserved().getAuth()).isEqualTo(c.getSpec().getAuth());
+        status.setVersion("3.5.16"); // our first pass records what runs
+        c.getSpec().setTls(null);
+        assertThat(Refusals.of(c.getSpec(), status))
+                .extracting(Refusal::message)
+                .anyMatch(m -> m.contains("spec.tls is immutable"));
+    }
 
-  @Test
-  void ourOwnClusterStillRefusesAddingTls() {
-    EtcdCluster c = takenOver();
-    c.getStatus().setVersion("3.5.16");
-    assertThat(Refusals.of(c.getSpec(), c.getStatus())).extracting(Refusal::message)
-        .anyMatch(m -> m.contains("spec.tls is immutable")).anyMatch(m -> m.contains("spec.auth is immutable"));
-  }
+    @Test
+    void ourOwnClusterStillRefusesAddingTls() {
+        EtcdCluster c = takenOver();
+        c.getStatus().setVersion("3.5.16");
+        assertThat(Refusals.of(c.getSpec(), c.getStatus()))
+                .extracting(Refusal::message)
+                .anyMatch(m -> m.contains("spec.tls is immutable"))
+                .anyMatch(m -> m.contains("spec.auth is immutable"));
+    }
 
-  @Test
-  void aVersionChangeIsJudgedFromTheLowestRunningVersion() {
-    EtcdCluster c = takenOver();
-    c.getStatus().getObserved().setTls(c.getSpec().getTls());
-    c.getStatus().getObserved().setAuth(c.getSpec().getAuth());
-    c.getStatus().setAuthEnabled(false);
-    c.getStatus().setVersion("3.4.23"); // an upgrade to 3.5.16 stopped half way
-    c.getSpec().setVersion("3.4.23");
-    assertThat(Refusals.of(c.getSpec(), c.getStatus())).as("rolling back an interrupted upgrade").isEmpty();
-    c.getStatus().setVersion("3.5.16");
-    assertThat(Refusals.of(c.getSpec(), c.getStatus())).extracting(Refusal::reason)
-        .containsExactly(Reason.UNSUPPORTED_UPGRADE);
-  }
+    @Test
+    void aVersionChangeIsJudgedFromTheLowestRunningVersion() {
+        EtcdCluster c = takenOver();
+        c.getStatus().getObserved().setTls(c.getSpec().getTls());
+        c.getStatus().getObserved().setAuth(c.getSpec().getAuth());
+        c.getStatus().setAuthEnabled(false);
+        c.getStatus().setVersion("3.4.23"); // an upgrade to 3.5.16 stopped half way
+        c.getSpec().setVersion("3.4.23");
+        assertThat(Refusals.of(c.getSpec(), c.getStatus()))
+                .as("rolling back an interrupted upgrade")
+                .isEmpty();
+        c.getStatus().setVersion("3.5.16");
+        assertThat(Refusals.of(c.getSpec(), c.getStatus()))
+                .extracting(Refusal::reason)
+                .containsExactly(Reason.UNSUPPORTED_UPGRADE);
+    }
 
-  @Test
-  void anUnknownVersionIsRefusedBeforeAnythingIsCreated() {
-    EtcdCluster c = takenOver();
-    c.setStatus(new EtcdClusterStatus());
-    c.getSpec().setVersion("3.3.27");
-    assertThat(Refusals.of(c.getSpec(), c.getStatus())).extracting(Refusal::reason)
-        .containsExactly(Reason.UNSUPPORTED_VERSION);
-  }
+    @Test
+    void anUnknownVersionIsRefusedBeforeAnythingIsCreated() {
+        EtcdCluster c = takenOver();
+        c.setStatus(new EtcdClusterStatus());
+        c.getSpec().setVersion("3.3.27");
+        assertThat(Refusals.of(c.getSpec(), c.getStatus()))
+                .extracting(Refusal::reason)
+                .containsExactly(Reason.UNSUPPORTED_VERSION);
+    }
 }

@@ -12,46 +12,54 @@ import org.junit.jupiter.api.Test;
 @EnableKubernetesMockClient(crud = true)
 class CachePassTest {
 
-  static KubernetesClient client;
-  static KubernetesMockServer server;
+    static KubernetesClient client;
+    static KubernetesMockServer server;
 
-  private static KubernetesClient guarded() {
-    return new KubernetesClientBuilder().withConfig(client.getConfiguration())
-        .withHttpClientBuilderConsumer(CachePass::guard).build();
-  }
-
-  @Test
-  void insideACachePassNoRequestLeavesAndThePassEndsAtTheFirst() {
-    try (KubernetesClient guarded = guarded()) {
-      int before = server.getRequestCount();
-      assertThatThrownBy(() -> CachePass.run(() -> guarded.pods().inNamespace("a").withName("p").get()))
-          .isInstanceOf(CachePass.NeedsApiServer.class).hasMessage("GET /api/v1/namespaces/a/pods/p");
-      assertThat(server.getRequestCount()).isEqualTo(before);
-      assertThat(guarded.pods().inNamespace("a").withName("p").get()).as("outside a cache pass").isNull();
-      assertThat(server.getRequestCount()).isEqualTo(before + 1);
+    private static KubernetesClient guarded() {
+        return new KubernetesClientBuilder()
+                .withConfig(client.getConfiguration())
+                .withHttpClientBuilderConsumer(CachePass::guard)
+                .build();
     }
-  }
 
-  @Test
-  void aStopCaughtInsideThePassStillEndsIt() {
-    try (KubernetesClient guarded = guarded()) {
-      assertThatThrownBy(() -> CachePass.run(() -> {
-        try {
-          guarded.namespaces().withName("x").delete();
-        } catch (RuntimeException swallowed) {
-          // code inside a pass that catches too widely must not turn a stop into "nothing to do"
+    @Test
+    void insideACachePassNoRequestLeavesAndThePassEndsAtTheFirst() {
+        try (KubernetesClient guarded = guarded()) {
+            int before = server.getRequestCount();
+            assertThatThrownBy(() -> CachePass.run(
+                            () -> guarded.pods().inNamespace("a").withName("p").get()))
+                    .isInstanceOf(CachePass.NeedsApiServer.class)
+                    .hasMessage("GET /api/v1/namespaces/a/pods/p");
+            assertThat(server.getRequestCount()).isEqualTo(before);
+            assertThat(guarded.pods().inNamespace("a").withName("p").get())
+                    .as("outside a cache pass")
+                    .isNull();
+            assertThat(server.getRequestCount()).isEqualTo(before + 1);
         }
-        return true;
-      })).isInstanceOf(CachePass.NeedsApiServer.class).hasMessageContaining("DELETE");
     }
-  }
 
-  @Test
-  void aClientWithoutTheGuardIsRefused() {
-    assertThatThrownBy(() -> CachePass.on(client)).isInstanceOf(IllegalStateException.class);
-    try (KubernetesClient guarded = guarded()) {
-      assertThat(CachePass.on(guarded).enabled()).isTrue();
+    @Test
+    void aStopCaughtInsideThePassStillEndsIt() {
+        try (KubernetesClient guarded = guarded()) {
+            assertThatThrownBy(() -> CachePass.run(() -> {
+                        try {
+                            guarded.namespaces().withName("x").delete();
+                        } catch (RuntimeException swallowed) {
+                            // code inside a pass that catches too widely must not turn a stop into "nothing to do"
+                        }
+                        return true;
+                    }))
+                    .isInstanceOf(CachePass.NeedsApiServer.class)
+                    .hasMessageContaining("DELETE");
+        }
     }
-    assertThat(CachePass.running()).isFalse();
-  }
+
+    @Test
+    void aClientWithoutTheGuardIsRefused() {
+        assertThatThrownBy(() -> CachePass.on(client)).isInstanceOf(IllegalStateException.class);
+        try (KubernetesClient guarded = guarded()) {
+            assertThat(CachePass.on(guarded).enabled()).isTrue();
+        }
+        assertThat(CachePass.running()).isFalse();
+    }
 }

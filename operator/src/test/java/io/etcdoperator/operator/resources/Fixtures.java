@@ -10,25 +10,25 @@ import java.io.UncheckedIOException;
 /** Input objects for the golden tests, read from {@code src/test/resources/fixtures/<name>.yaml}. */
 public final class Fixtures {
 
-  private Fixtures() {}
+    private Fixtures() {}
 
-  public static EtcdCluster cluster(String name) {
-    return load(name, EtcdCluster.class);
-  }
-
-  public static EtcdMember member(String name) {
-    return load(name, EtcdMember.class);
-  }
-
-  private static <T> T load(String name, Class<T> type) {
-    String resource = "/fixtures/" + name + ".yaml";
-    try (InputStream in = Fixtures.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalArgumentException("no fixture " + resource);
-      }
-      return Serialization.unmarshal(in, type);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    public static EtcdCluster cluster(String name) {
+        return load(name, EtcdCluster.class);
     }
-  }
+
+    public static EtcdMember member(String name) {
+        return load(name, EtcdMember.class);
+    }
+
+    private static <T> T load(String name, Class<T> type) {
+        String resource = "/fixtures/" + name + ".yaml";
+        try (InputStream in = Fixtures.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no fixture " + resource);
+            }
+            return Serialization.unmarshal(in, type);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

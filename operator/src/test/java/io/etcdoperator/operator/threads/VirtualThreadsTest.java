@@ -14,54 +14,54 @@ import org.junit.jupiter.api.Test;
 
 class VirtualThreadsTest {
 
-  @Test
-  void reconcilersRunOnVirtualThreadsNoMoreThanTheBoundAtOnce() throws Exception {
-    ExecutorService pool = VirtualThreads.reconcilers(3);
-    AtomicInteger running = new AtomicInteger();
-    AtomicInteger most = new AtomicInteger();
-    AtomicInteger platform = new AtomicInteger();
-    CountDownLatch threeStarted = new CountDownLatch(3);
-    CountDownLatch release = new CountDownLatch(1);
-    List<Future<?>> passes = new ArrayList<>();
-    for (int i = 0; i < 10; i++) {
-      passes.add(pool.submit(() -> {
-        most.accumulateAndGet(running.incrementAndGet(), Math::max);
-        if (!Thread.currentThread().isVirtual()) {
-          platform.incrementAndGet();
+    @Test
+    void reconcilersRunOnVirtualThreadsNoMoreThanTheBoundAtOnce() throws Exception {
+        ExecutorService pool = VirtualThreads.reconcilers(3);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        AtomicInteger platform = new AtomicInteger();
+        CountDownLatch threeStarted = new CountDownLatch(3);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Future<?>> passes = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            passes.add(pool.submit(() -> {
+                most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                if (!Thread.currentThread().isVirtual()) {
+                    platform.incrementAndGet();
+                }
+                threeStarted.countDown();
+                release.await();
+                running.decrementAndGet();
+                return null;
+            }));
         }
-        threeStarted.countDown();
-        release.await();
-        running.decrementAndGet();
-        return null;
-      }));
+        assertThat(threeStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(running.get()).as("passes running while three block").isEqualTo(3);
+        release.countDown();
+        for (Future<?> pass : passes) {
+            pass.get(10, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+
+        assertThat(most.get()).as("most passes at once").isEqualTo(3);
+        assertThat(platform.get()).as("passes on platform threads").isZero();
     }
-    assertThat(threeStarted.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(running.get()).as("passes running while three block").isEqualTo(3);
-    release.countDown();
-    for (Future<?> pass : passes) {
-      pass.get(10, TimeUnit.SECONDS);
+
+    @Test
+    void kubernetesHttpClientCompletesOnVirtualThreads() throws Exception {
+        HttpClient.Builder builder = HttpClient.newBuilder();
+        new VirtualThreads.KubernetesHttp().additionalConfig(builder);
+        HttpClient client = builder.build();
+
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicInteger platform = new AtomicInteger();
+        client.executor().orElseThrow().execute(() -> {
+            if (!Thread.currentThread().isVirtual()) {
+                platform.incrementAndGet();
+            }
+            ran.countDown();
+        });
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(platform.get()).as("completions on platform threads").isZero();
     }
-    pool.shutdown();
-
-    assertThat(most.get()).as("most passes at once").isEqualTo(3);
-    assertThat(platform.get()).as("passes on platform threads").isZero();
-  }
-
-  @Test
-  void kubernetesHttpClientCompletesOnVirtualThreads() throws Exception {
-    HttpClient.Builder builder = HttpClient.newBuilder();
-    new VirtualThreads.KubernetesHttp().additionalConfig(builder);
-    HttpClient client = builder.build();
-
-    CountDownLatch ran = new CountDownLatch(1);
-    AtomicInteger platform = new AtomicInteger();
-    client.executor().orElseThrow().execute(() -> {
-      if (!Thread.currentThread().isVirtual()) {
-        platform.incrementAndGet();
-      }
-      ran.countDown();
-    });
-    assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(platform.get()).as("completions on platform threads").isZero();
-  }
 }

@@ -14,53 +14,61 @@ import org.junit.jupiter.api.Test;
 @EnableKubernetesMockClient
 class CertManagerGateTest {
 
-  KubernetesMockServer server;
-  KubernetesClient client;
+    KubernetesMockServer server;
+    KubernetesClient client;
 
-  @Test
-  void aCertManagerClusterIsBlockedWhenCertManagerIsAbsent() {
-    var blocked = CertManagerGate.check(TlsClusters.certManager("i", "i", "i", null), false);
+    @Test
+    void aCertManagerClusterIsBlockedWhenCertManagerIsAbsent() {
+        var blocked = CertManagerGate.check(TlsClusters.certManager("i", "i", "i", null), false);
 
-    assertThat(blocked).hasValueSatisfying(b -> {
-      assertThat(b.reason()).isEqualTo("CertManagerNotInstalled");
-      assertThat(b.message()).contains("install cert-manager");
-    });
-  }
+        assertThat(blocked).hasValueSatisfying(b -> {
+            assertThat(b.reason()).isEqualTo("CertManagerNotInstalled");
+            assertThat(b.message()).contains("install cert-manager");
+        });
+    }
 
-  @Test
-  void nothingIsBlockedWhenCertManagerIsPresentOrNotUsed() {
-    assertThat(CertManagerGate.check(TlsClusters.certManager("i", null, "i", null), true)).isEmpty();
-    assertThat(CertManagerGate.check(TlsClusters.bringYourOwn(), false)).isEmpty();
-    assertThat(CertManagerGate.check(TlsClusters.certManager(null, null, "i", null), false)).isPresent();
-  }
+    @Test
+    void nothingIsBlockedWhenCertManagerIsPresentOrNotUsed() {
+        assertThat(CertManagerGate.check(TlsClusters.certManager("i", null, "i", null), true))
+                .isEmpty();
+        assertThat(CertManagerGate.check(TlsClusters.bringYourOwn(), false)).isEmpty();
+        assertThat(CertManagerGate.check(TlsClusters.certManager(null, null, "i", null), false))
+                .isPresent();
+    }
 
-  @Test
-  void discoveryFindsCertManagerWhenItsApiIsServed() throws Exception {
-    server.expect().get().withPath("/apis/cert-manager.io/v1").andReturn(200, """
+    @Test
+    void discoveryFindsCertManagerWhenItsApiIsServed() throws Exception {
+        server.expect()
+                .get()
+                .withPath("/apis/cert-manager.io/v1")
+                .andReturn(200, """
         {"kind":"APIResourceList","apiVersion":"v1","groupVersion":"cert-manager.io/v1","resources":[
           {"name":"certificates","singularName":"certificate","namespaced":true,"kind":"Certificate",
            "verbs":["get","list","watch","create"]}]}
-        """).always();
+        """)
+                .always();
 
-    assertThat(CertManagerDiscovery.installed(client)).isTrue();
-    assertThat(paths()).allMatch(p -> !p.contains("/certificates"));
-  }
-
-  @Test
-  void absentCertManagerIsDetectedByDiscoveryAloneAndItsApiIsNeverCalled() throws Exception {
-    boolean installed = CertManagerDiscovery.installed(client);
-
-    assertThat(installed).isFalse();
-    assertThat(CertManagerGate.check(TlsClusters.certManager("i", "i", "i", null), installed)).isPresent();
-    assertThat(paths()).isNotEmpty().allMatch(p -> p.startsWith("/api") && !p.contains("/certificates"));
-  }
-
-  private List<String> paths() throws InterruptedException {
-    List<String> paths = new ArrayList<>();
-    for (RecordedRequest r = server.takeRequest(100, TimeUnit.MILLISECONDS); r != null;
-        r = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
-      paths.add(r.getPath());
+        assertThat(CertManagerDiscovery.installed(client)).isTrue();
+        assertThat(paths()).allMatch(p -> !p.contains("/certificates"));
     }
-    return paths;
-  }
+
+    @Test
+    void absentCertManagerIsDetectedByDiscoveryAloneAndItsApiIsNeverCalled() throws Exception {
+        boolean installed = CertManagerDiscovery.installed(client);
+
+        assertThat(installed).isFalse();
+        assertThat(CertManagerGate.check(TlsClusters.certManager("i", "i", "i", null), installed))
+                .isPresent();
+        assertThat(paths()).isNotEmpty().allMatch(p -> p.startsWith("/api") && !p.contains("/certificates"));
+    }
+
+    private List<String> paths() throws InterruptedException {
+        List<String> paths = new ArrayList<>();
+        for (RecordedRequest r = server.takeRequest(100, TimeUnit.MILLISECONDS);
+                r != null;
+                r = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
+            paths.add(r.getPath());
+        }
+        return paths;
+    }
 }

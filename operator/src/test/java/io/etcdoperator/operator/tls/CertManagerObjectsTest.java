@@ -19,56 +19,67 @@ import org.junit.jupiter.api.Test;
 @EnableKubernetesMockClient(crud = true)
 class CertManagerObjectsTest {
 
-  static KubernetesClient client;
-  static KubernetesMockServer server;
+    static KubernetesClient client;
+    static KubernetesMockServer server;
 
-  private final MovableClock clock = new MovableClock(Instant.parse("2026-11-27T10:00:00Z"));
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-11-27T10:00:00Z"));
 
-  @Test
-  void certificatesSeenToExistAreLookedForAgainOnlyAfterTheRecheckPeriod() {
-    EtcdCluster cluster = TlsClusters.certManager("server-ca", "client-ca", "peer-ca", "Issuer");
-    try (KubernetesClient guarded = new KubernetesClientBuilder().withConfig(client.getConfiguration())
-        .withHttpClientBuilderConsumer(CachePass::guard).build()) {
-      var objects = new CertManagerObjects(guarded, new EventRecorder(client, "test", clock), "cluster.local", clock);
-      assertThatThrownBy(() -> CachePass.run(() -> {
-        objects.ensure(cluster);
-        return null;
-      })).as("a missing Certificate is created on the API server, never in a cache pass")
-          .isInstanceOf(CachePass.NeedsApiServer.class);
-      objects.ensure(cluster);
-      int created = server.getRequestCount();
+    @Test
+    void certificatesSeenToExistAreLookedForAgainOnlyAfterTheRecheckPeriod() {
+        EtcdCluster cluster = TlsClusters.certManager("server-ca", "client-ca", "peer-ca", "Issuer");
+        try (KubernetesClient guarded = new KubernetesClientBuilder()
+                .withConfig(client.getConfiguration())
+                .withHttpClientBuilderConsumer(CachePass::guard)
+                .build()) {
+            var objects =
+                    new CertManagerObjects(guarded, new EventRecorder(client, "test", clock), "cluster.local", clock);
+            assertThatThrownBy(() -> CachePass.run(() -> {
+                        objects.ensure(cluster);
+                        return null;
+                    }))
+                    .as("a missing Certificate is created on the API server, never in a cache pass")
+                    .isInstanceOf(CachePass.NeedsApiServer.class);
+            objects.ensure(cluster);
+            int created = server.getRequestCount();
 
-      clock.advance(CertManagerObjects.RECHECK.minusSeconds(1));
-      CachePass.run(() -> {
-        objects.ensure(cluster);
-        return null;
-      });
-      assertThat(server.getRequestCount()).as("within the period: nothing sent").isEqualTo(created);
+            clock.advance(CertManagerObjects.RECHECK.minusSeconds(1));
+            CachePass.run(() -> {
+                objects.ensure(cluster);
+                return null;
+            });
+            assertThat(server.getRequestCount())
+                    .as("within the period: nothing sent")
+                    .isEqualTo(created);
 
-      clock.advance(Duration.ofSeconds(2));
-      CachePass.run(() -> {
-        objects.ensure(cluster);
-        return null;
-      });
-      int certificates = CertManagerCertificates.forCluster(cluster, "cluster.local").size();
-      assertThat(server.getRequestCount()).as("after it: one GET per Certificate, in the cache pass")
-          .isEqualTo(created + certificates);
+            clock.advance(Duration.ofSeconds(2));
+            CachePass.run(() -> {
+                objects.ensure(cluster);
+                return null;
+            });
+            int certificates =
+                    CertManagerCertificates.forCluster(cluster, "cluster.local").size();
+            assertThat(server.getRequestCount())
+                    .as("after it: one GET per Certificate, in the cache pass")
+                    .isEqualTo(created + certificates);
+        }
     }
-  }
 
-  @Test
-  void aPredecessorsCertificateIsNotTrustedByAClusterMadeAgainUnderItsName() {
-    EtcdCluster old = TlsClusters.certManager("server-ca", null, null, "Issuer");
-    old.getMetadata().setNamespace("again");
-    EtcdCluster again = TlsClusters.certManager("server-ca", null, null, "Issuer");
-    again.getMetadata().setNamespace("again");
-    again.getMetadata().setUid("11111111-2222-3333-4444-555555555555");
-    var objects = new CertManagerObjects(client, new EventRecorder(client, "test", clock), "cluster.local", clock);
-    objects.ensure(old); // the predecessor's Certificate, which the garbage collector has not taken yet
-    int before = server.getRequestCount();
-    objects.ensure(again);
-    objects.ensure(again);
-    assertThat(server.getRequestCount() - before).as("looked for every pass while it is not the cluster's own")
-        .isEqualTo(2 * CertManagerCertificates.forCluster(again, "cluster.local").size());
-  }
+    @Test
+    void aPredecessorsCertificateIsNotTrustedByAClusterMadeAgainUnderItsName() {
+        EtcdCluster old = TlsClusters.certManager("server-ca", null, null, "Issuer");
+        old.getMetadata().setNamespace("again");
+        EtcdCluster again = TlsClusters.certManager("server-ca", null, null, "Issuer");
+        again.getMetadata().setNamespace("again");
+        again.getMetadata().setUid("11111111-2222-3333-4444-555555555555");
+        var objects = new CertManagerObjects(client, new EventRecorder(client, "test", clock), "cluster.local", clock);
+        objects.ensure(old); // the predecessor's Certificate, which the garbage collector has not taken yet
+        int before = server.getRequestCount();
+        objects.ensure(again);
+        objects.ensure(again);
+        assertThat(server.getRequestCount() - before)
+                .as("looked for every pass while it is not the cluster's own")
+                .isEqualTo(2
+                        * CertManagerCertificates.forCluster(again, "cluster.local")
+                                .size());
+    }
 }

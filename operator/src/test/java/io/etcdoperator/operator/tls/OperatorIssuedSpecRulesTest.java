@@ -11,42 +11,44 @@ import org.junit.jupiter.api.Test;
 /** The operator refuses operatorIssued mixed with client or peer even where the API server skipped the CEL rule. */
 class OperatorIssuedSpecRulesTest {
 
-  private static final String MIXED = "spec.tls.operatorIssued cannot be combined with tls.client or tls.peer";
+    private static final String MIXED = "spec.tls.operatorIssued cannot be combined with tls.client or tls.peer";
 
-  @Test
-  void operatorIssuedAloneIsValid() {
-    assertThat(SpecRules.checkSpec(spec(issued(new ClusterTls())))).isEmpty();
-  }
+    @Test
+    void operatorIssuedAloneIsValid() {
+        assertThat(SpecRules.checkSpec(spec(issued(new ClusterTls())))).isEmpty();
+    }
 
-  @Test
-  void operatorIssuedWithClientIsRefused() {
-    ClusterTls tls = issued(TlsClusters.bringYourOwn().getSpec().getTls());
-    tls.setPeer(null);
+    @Test
+    void operatorIssuedWithClientIsRefused() {
+        ClusterTls tls = issued(TlsClusters.bringYourOwn().getSpec().getTls());
+        tls.setPeer(null);
 
-    assertThat(SpecRules.checkSpec(spec(tls))).singleElement().asString().startsWith(MIXED);
-  }
+        assertThat(SpecRules.checkSpec(spec(tls))).singleElement().asString().startsWith(MIXED);
+    }
 
-  @Test
-  void operatorIssuedWithPeerIsRefused() {
-    ClusterTls tls = issued(TlsClusters.certManager(null, null, "ca", "Issuer").getSpec().getTls());
+    @Test
+    void operatorIssuedWithPeerIsRefused() {
+        ClusterTls tls = issued(
+                TlsClusters.certManager(null, null, "ca", "Issuer").getSpec().getTls());
 
-    assertThat(SpecRules.checkSpec(spec(tls))).singleElement().asString().startsWith(MIXED);
-  }
+        assertThat(SpecRules.checkSpec(spec(tls))).singleElement().asString().startsWith(MIXED);
+    }
 
-  @Test
-  void clientAndPeerWithoutOperatorIssuedAreValid() {
-    assertThat(SpecRules.checkSpec(spec(TlsClusters.bringYourOwn().getSpec().getTls()))).isEmpty();
-  }
+    @Test
+    void clientAndPeerWithoutOperatorIssuedAreValid() {
+        assertThat(SpecRules.checkSpec(spec(TlsClusters.bringYourOwn().getSpec().getTls())))
+                .isEmpty();
+    }
 
-  private static ClusterTls issued(ClusterTls tls) {
-    tls.setOperatorIssued(new OperatorIssuedTls());
-    return tls;
-  }
+    private static ClusterTls issued(ClusterTls tls) {
+        tls.setOperatorIssued(new OperatorIssuedTls());
+        return tls;
+    }
 
-  private static EtcdClusterSpec spec(ClusterTls tls) {
-    EtcdClusterSpec spec = new EtcdClusterSpec();
-    spec.setVersion("3.5.16");
-    spec.setTls(tls);
-    return spec;
-  }
+    private static EtcdClusterSpec spec(ClusterTls tls) {
+        EtcdClusterSpec spec = new EtcdClusterSpec();
+        spec.setVersion("3.5.16");
+        spec.setTls(tls);
+        return spec;
+    }
 }

@@ -6,29 +6,31 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "delete", mixinStandardHelpOptions = true,
-    description = "Delete <prefix>/<name>.db and its records, only if the snapshot with --uid wrote it.")
+@Command(
+        name = "delete",
+        mixinStandardHelpOptions = true,
+        description = "Delete <prefix>/<name>.db and its records, only if the snapshot with --uid wrote it.")
 final class DeleteCommand extends SnapshotCommand.Run {
 
-  @Mixin
-  StoreOptions store;
+    @Mixin
+    StoreOptions store;
 
-  @Option(names = "--name", required = true)
-  String name;
+    @Option(names = "--name", required = true)
+    String name;
 
-  @Option(names = "--uid", required = true)
-  String uid;
+    @Option(names = "--uid", required = true)
+    String uid;
 
-  @Option(names = "--prefix", defaultValue = "")
-  String prefix;
+    @Option(names = "--prefix", defaultValue = "")
+    String prefix;
 
-  @Override
-  AgentResult run() {
-    SnapshotIdentity owner = new SnapshotIdentity(name, uid);
-    String key = SnapshotStore.key(prefix, owner.fileName());
-    try (SnapshotStore target = store.open(agent().env)) {
-      boolean existed = target.delete(key, owner);
-      return AgentResult.deleted(key, existed);
+    @Override
+    AgentResult run() {
+        SnapshotIdentity owner = new SnapshotIdentity(name, uid);
+        String key = SnapshotStore.key(prefix, owner.fileName());
+        try (SnapshotStore target = store.open(agent().env)) {
+            boolean existed = target.delete(key, owner);
+            return AgentResult.deleted(key, existed);
+        }
     }
-  }
 }

@@ -8,48 +8,54 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-@Command(name = "snapshot", mixinStandardHelpOptions = true,
-    subcommands = {SaveCommand.class, RestoreCommand.class, VerifyCommand.class, DeleteCommand.class},
-    description = "Save, restore, verify or delete one etcd snapshot.")
+@Command(
+        name = "snapshot",
+        mixinStandardHelpOptions = true,
+        subcommands = {SaveCommand.class, RestoreCommand.class, VerifyCommand.class, DeleteCommand.class},
+        description = "Save, restore, verify or delete one etcd snapshot.")
 final class SnapshotCommand {
 
-  @ParentCommand
-  AgentCommand agent;
-
-  /** Shared by the three commands: run, turn a failure into its JSON line, report, pick the exit code. */
-  abstract static class Run implements Callable<Integer> {
-
     @ParentCommand
-    SnapshotCommand parent;
+    AgentCommand agent;
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    /** Shared by the three commands: run, turn a failure into its JSON line, report, pick the exit code. */
+    abstract static class Run implements Callable<Integer> {
 
-    @Option(names = "--termination-log", defaultValue = "/dev/termination-log",
-        description = "Also write the result here when the file exists (Kubernetes termination message).")
-    Path terminationLog;
+        @ParentCommand
+        SnapshotCommand parent;
 
-    @Override
-    public Integer call() {
-      AgentResult result;
-      try {
-        result = run();
-      } catch (SnapshotFailure failure) {
-        result = AgentResult.failed(failure);
-      } catch (RuntimeException unexpected) {
-        unexpected.printStackTrace(spec.commandLine().getErr());
-        result = AgentResult.failed(new SnapshotFailure(SnapshotFailure.Reason.INTERNAL_ERROR,
-            unexpected.getClass().getSimpleName() + (unexpected.getMessage() == null ? "" : ": "
-                + unexpected.getMessage()), unexpected));
-      }
-      result.report(spec.commandLine().getOut(), terminationLog);
-      return result.success() ? 0 : 1;
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Option(
+                names = "--termination-log",
+                defaultValue = "/dev/termination-log",
+                description = "Also write the result here when the file exists (Kubernetes termination message).")
+        Path terminationLog;
+
+        @Override
+        public Integer call() {
+            AgentResult result;
+            try {
+                result = run();
+            } catch (SnapshotFailure failure) {
+                result = AgentResult.failed(failure);
+            } catch (RuntimeException unexpected) {
+                unexpected.printStackTrace(spec.commandLine().getErr());
+                result = AgentResult.failed(new SnapshotFailure(
+                        SnapshotFailure.Reason.INTERNAL_ERROR,
+                        unexpected.getClass().getSimpleName()
+                                + (unexpected.getMessage() == null ? "" : ": " + unexpected.getMessage()),
+                        unexpected));
+            }
+            result.report(spec.commandLine().getOut(), terminationLog);
+            return result.success() ? 0 : 1;
+        }
+
+        abstract AgentResult run();
+
+        AgentCommand agent() {
+            return parent.agent;
+        }
     }
-
-    abstract AgentResult run();
-
-    AgentCommand agent() {
-      return parent.agent;
-    }
-  }
 }
