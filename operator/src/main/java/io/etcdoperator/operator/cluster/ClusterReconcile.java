@@ -7,17 +7,16 @@ import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.config.ClusterDomain;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
+import io.etcdoperator.operator.planner.Admission;
 import io.etcdoperator.operator.planner.ClusterPlanner;
+import io.etcdoperator.operator.planner.ClusterView;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.Refusal;
 import io.etcdoperator.operator.planner.Refusals;
-import io.etcdoperator.operator.planner.SpecRules;
 import io.etcdoperator.operator.planner.Step;
-import io.etcdoperator.operator.planner.TargetLatch;
 import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
-import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.operator.tls.CertManagerCertificates;
 import io.etcdoperator.operator.tls.CertManagerDiscovery;
@@ -202,24 +201,21 @@ public class ClusterReconcile {
             return Optional.empty();
         }
         if (cluster.getMetadata().getDeletionTimestamp() != null) {
-            return Optional
-                    .empty(); // owner references cascade; member finalizers see the cluster going and skip MemberRemove
+            // owner references cascade; member finalizers see the cluster going and skip MemberRemove
+            return Optional.empty();
         }
         EtcdClusterStatus before = cluster.getStatus() == null ? new EtcdClusterStatus() : cluster.getStatus();
         EtcdClusterStatus status = client.getKubernetesSerialization().clone(before);
         cluster.setStatus(status);
         Instant now = clock.instant();
-        Optional<CertManagerGate.Blocked> blocked = CertManagerGate.check(cluster, certManagerInstalled);
-        if (blocked.isPresent()) {
-            CachePass.needsApiServer("cert-manager gate");
-            report.blocked(cluster, before, blocked.get(), now);
-            return Optional.empty(); // only an operator restart (a new discovery) can change this
-        }
         List<Refusal> refusals = Refusals.of(cluster.getSpec(), status);
-        if (status.getObserved() == null || status.getClusterToken() == null) {
-            CachePass.needsApiServer("first pass");
-            if (!report.firstPass(cluster, before, refusals, now)) {
-                return Optional.empty();
+        boolean latched = status.getObserved() != null && status.getClusterToken() != null;
+        Optional<Step> admission =
+                planner.admit(new Admission(CertManagerGate.blocks(cluster, certManagerInstalled), latched, refusals));
+        if (admission.isPresent()) {
+            CachePass.needsApiServer("admission " + admission.get().getClass().getSimpleName());
+            if (!report.admit(cluster, before, admission.get(), now)) {
+                return Optional.empty(); // only an operator restart or a new spec can change this
             }
             // the target is latched and written: this pass goes on to the seed's step (a pass later cost about 0.5 s)
             before = client.getKubernetesSerialization().clone(status);
@@ -276,61 +272,40 @@ public class ClusterReconcile {
             Instant now) {
         EtcdClusterStatus status = cluster.getStatus();
         ObservedCluster observed = observation.cluster();
-        int desired = SpecRules.replicas(status.getObserved());
-        boolean complete = observed.targetReached(desired);
-        Optional<Instant> deadline =
-                Optional.ofNullable(status.getProgressDeadline()).map(Instant::parse);
-        TargetLatch.Decision decision = TargetLatch.decide(
+        ClusterView view = new ClusterView(
                 cluster.getSpec(),
-                Optional.of(status.getObserved()),
-                observed.clusterId().isPresent(),
-                complete,
-                deadline,
+                status.getObserved(),
+                Optional.ofNullable(status.getProgressDeadline()).map(Instant::parse),
                 now,
-                refusals.isEmpty(),
-                observed.targetCrashLoops());
-        if (!(decision instanceof TargetLatch.Keep) || conflict.isPresent()) {
-            CachePass.needsApiServer("target decision " + decision.getClass().getSimpleName());
+                refusals,
+                conflict,
+                observed);
+        int desired = view.desired();
+        boolean complete = observed.targetReached(desired);
+        Step step = planner.next(view);
+        String key = cluster.getMetadata().getNamespace() + "/"
+                + cluster.getMetadata().getName();
+        if (step instanceof Step.Converged) {
+            pacing.settle(key, true);
+        } else {
+            CachePass.needsApiServer("planned " + step.getClass().getSimpleName()); // acts on the API server's view
         }
         report.refuseOnce(cluster, before, refusals);
-        if (decision instanceof TargetLatch.Latch l) {
-            report.latch(cluster, l.reason(), now);
+        if (step instanceof Step.LatchTarget latch) {
+            report.latch(cluster, latch.reason(), now);
             report.write(cluster, before);
             return StepExecutor.SOON;
         }
-        Reason exceeded = null;
-        Outcome outcome;
-        ObservedCluster reported = observed;
-        if (decision instanceof TargetLatch.Exceeded e) {
-            boolean upgrading = observed.outdated().stream()
-                    .anyMatch(m -> m.outdated().orElseThrow() == RestartReason.VERSION_CHANGED);
-            exceeded = e.bootstrapFailed()
-                    ? Reason.BOOTSTRAP_FAILED
-                    : upgrading ? Reason.UPGRADE_STALLED : Reason.DEADLINE_EXCEEDED;
-            outcome = Outcome.problem(exceeded, exceeded.description(), StepExecutor.STEADY);
-        } else if (conflict.isPresent()) {
-            outcome = Outcome.problem(Reason.RESOURCE_CONFLICT, conflict.get(), StepExecutor.STEADY);
-        } else {
-            Step step = planner.next(observed, desired);
-            if (step instanceof Step.Converged) {
-                pacing.settle(
-                        cluster.getMetadata().getNamespace() + "/"
-                                + cluster.getMetadata().getName(),
-                        true);
-            } else {
-                CachePass.needsApiServer(
-                        "planned " + step.getClass().getSimpleName()); // acts only on the API server's view
-            }
-            LOG.atDebug()
-                    .addKeyValue("cluster", cluster.getMetadata().getName())
-                    .addKeyValue("step", step)
-                    .log("planned");
-            outcome = executor.execute(step, cluster, observation, material);
-            reported = step.stops().map(observed::restarting).orElse(observed);
-        }
+        LOG.atDebug()
+                .addKeyValue("cluster", cluster.getMetadata().getName())
+                .addKeyValue("step", step)
+                .log("planned");
+        Outcome outcome = executor.execute(step, cluster, observation, material);
+        ObservedCluster reported = step.stops().map(observed::restarting).orElse(observed);
+        Reason exceeded = step instanceof Step.DeadlineExceeded d ? d.reason() : null;
         outcome.latch().ifPresent(id -> status.setClusterID(id.hex()));
-        if (outcome
-                .unlatch()) { // what was latched of the lost cluster; the next pass bootstraps anew, on a new deadline
+        if (outcome.unlatch()) {
+            // what was latched of the lost cluster goes; the next pass bootstraps anew, on a new deadline
             status.setClusterID(null);
             status.setAuthEnabled(null);
             report.latch(cluster, Reason.CLUSTER_RESET, now);
@@ -343,11 +318,6 @@ public class ClusterReconcile {
         boolean authPending = observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled());
         report.pass(cluster, before, reported, desired, complete && !authPending, outcome, refusals, exceeded, now);
         report.write(cluster, before);
-        return pacing.pace(
-                cluster.getMetadata().getNamespace() + "/"
-                        + cluster.getMetadata().getName(),
-                outcome.reason(),
-                outcome.recheck(),
-                now);
+        return pacing.pace(key, outcome.reason(), outcome.recheck(), now);
     }
 }

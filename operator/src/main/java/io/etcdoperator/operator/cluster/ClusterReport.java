@@ -13,6 +13,7 @@ import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.planner.Refusal;
 import io.etcdoperator.operator.planner.SpecRules;
+import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.planner.TargetLatch;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.Labels;
@@ -57,16 +58,30 @@ final class ClusterReport implements ClusterMemory {
         metrics.forget(namespace, name);
     }
 
+    /**
+     * Carries out the planner's admission step and writes it; true when the pass goes on (the first target was
+     * latched), false when nothing else happens (cert-manager missing, the first spec refused).
+     */
+    boolean admit(EtcdCluster cluster, EtcdClusterStatus before, Step admission, Instant now) {
+        switch (admission) {
+            case Step.AwaitCertManager gate -> blocked(cluster, before, gate.reason(), now);
+            case Step.RefuseSpec refused -> refused(cluster, before, refused.refusals(), now);
+            case Step.LatchTarget latch -> firstTarget(cluster, before, now);
+            default -> throw new IllegalArgumentException(admission + " is not an admission step");
+        }
+        return admission instanceof Step.LatchTarget;
+    }
+
     /** cert-manager is asked for but absent: say so and touch nothing, not even the Certificate API. */
-    void blocked(EtcdCluster cluster, EtcdClusterStatus before, CertManagerGate.Blocked blocked, Instant now) {
+    private void blocked(EtcdCluster cluster, EtcdClusterStatus before, Reason reason, Instant now) {
         boolean already = Conditions.find(before.getConditions(), Conditions.AVAILABLE)
-                .map(c -> blocked.reason().equals(c.getReason()))
+                .map(c -> reason.reason().equals(c.getReason()))
                 .orElse(false);
         if (!already) {
-            events.warning(cluster, Reason.CERT_MANAGER_NOT_INSTALLED, blocked.message());
+            events.warning(cluster, reason, CertManagerGate.MESSAGE);
             LOG.atWarn()
                     .addKeyValue("cluster", cluster.getMetadata().getName())
-                    .addKeyValue("reason", blocked.reason())
+                    .addKeyValue("reason", reason.reason())
                     .log("cluster blocked");
         }
         EtcdClusterStatus status = cluster.getStatus();
@@ -74,28 +89,30 @@ final class ClusterReport implements ClusterMemory {
                 status.getConditions(),
                 Conditions.AVAILABLE,
                 false,
-                blocked.reason(),
-                blocked.message(),
+                reason.reason(),
+                CertManagerGate.MESSAGE,
                 cluster.getMetadata().getGeneration(),
                 now));
         write(cluster, before);
     }
 
-    /** Latches the first target and writes it; false when the spec is refused (then nothing else happens). */
-    boolean firstPass(EtcdCluster cluster, EtcdClusterStatus before, List<Refusal> refusals, Instant now) {
+    /** The first spec is refused: nothing is created. */
+    private void refused(EtcdCluster cluster, EtcdClusterStatus before, List<Refusal> refusals, Instant now) {
         EtcdClusterStatus status = cluster.getStatus();
         Long generation = cluster.getMetadata().getGeneration();
-        if (!refusals.isEmpty()) {
-            String message = "spec refused, nothing created: " + messages(refusals);
-            refuseOnce(cluster, before, refusals);
-            Reason reason = refusals.getFirst().reason();
-            status.setConditions(Conditions.set(
-                    status.getConditions(), Conditions.DEGRADED, true, reason.reason(), message, generation, now));
-            status.setConditions(Conditions.set(
-                    status.getConditions(), Conditions.AVAILABLE, false, reason.reason(), message, generation, now));
-            write(cluster, before);
-            return false;
-        }
+        String message = "spec refused, nothing created: " + messages(refusals);
+        refuseOnce(cluster, before, refusals);
+        Reason reason = refusals.getFirst().reason();
+        status.setConditions(Conditions.set(
+                status.getConditions(), Conditions.DEGRADED, true, reason.reason(), message, generation, now));
+        status.setConditions(Conditions.set(
+                status.getConditions(), Conditions.AVAILABLE, false, reason.reason(), message, generation, now));
+        write(cluster, before);
+    }
+
+    /** Latches the first target, with the cluster token and the selector, and writes it. */
+    private void firstTarget(EtcdCluster cluster, EtcdClusterStatus before, Instant now) {
+        EtcdClusterStatus status = cluster.getStatus();
         if (status.getClusterToken() == null) {
             status.setClusterToken(Names.clusterToken(cluster));
         }
@@ -103,7 +120,6 @@ final class ClusterReport implements ClusterMemory {
         status.setSelector(Labels.selectorString(cluster.getMetadata().getName()));
         status.setReadyMembers(0);
         write(cluster, before);
-        return true;
     }
 
     void latch(EtcdCluster cluster, Reason reason, Instant now) {

@@ -87,6 +87,7 @@ public class StepExecutor {
     private final RecoverySteps recovery;
     private final EtcdMemberWrites members;
     private final MembershipSteps membership;
+    private final ReplacementSteps replacement;
 
     StepExecutor(
             KubernetesClient client,
@@ -104,6 +105,7 @@ public class StepExecutor {
         this.recovery = new RecoverySteps(client, events, clock, volumes, lease);
         this.members = new EtcdMemberWrites(client);
         this.membership = new MembershipSteps(client, members, events, lease);
+        this.replacement = new ReplacementSteps(client, events, volumes, lease, members);
         this.maintenance = new MaintenanceSteps(new DefragRuns(client), events, clock, spaceRecoveries);
     }
 
@@ -153,29 +155,15 @@ public class StepExecutor {
             }
             case Step.PromoteLearner s -> membership.promote(cluster, s, observation);
             case Step.RemoveMember s -> membership.remove(cluster, s, observation);
-            case Step.ReplaceBrokenMember s ->
-                replaceMember(
-                        cluster,
-                        s.member(),
-                        s.reason(),
-                        "member " + s.member()
-                                + (s.why().dataLost()
-                                        ? " lost its data"
-                                        : s.why().removed() ? " was removed from etcd" : " crash-loops")
-                                + " (" + s.why().restarts() + " restarts, last "
-                                + s.why().lastExit() + "); deleting it: its finalizer "
-                                + "removes the old member id from etcd if listed and a new member joins as a learner with a fresh "
-                                + "directory; its volume is kept",
-                        observation);
-            case Step.RemoveStuckLearner s ->
-                replaceMember(
-                        cluster,
-                        s.member(),
-                        s.reason(),
-                        "learner " + s.member()
-                                + " did not come up within 10 minutes; deleting it (its finalizer removes the learner from etcd) so a new "
-                                + "member can join (a learner holds only a copy: its volume goes with it)",
-                        Optional.empty());
+            case Step.ReplaceBrokenMember s -> replacement.broken(cluster, s, observation);
+            case Step.RemoveStuckLearner s -> replacement.stuckLearner(cluster, s);
+            case Step.ReplaceMember s -> replacement.surge(cluster, s, material);
+            case Step.RetireMember s -> replacement.retire(cluster, s);
+            case Step.RemoveLostMember s -> replacement.lost(cluster, s, observation);
+            case Step.ReplaceNodeLostMember s -> replacement.nodeLost(cluster, s, observation);
+            case Step.DeleteRetainedVolume s -> replacement.deleteVolume(cluster, s);
+            case Step.ReplaceUnrunnableMember s -> replacement.unrunnable(cluster, s, observation);
+            case Step.ForceDeletePod s -> replacement.forceDeletePod(cluster, s);
             case Step.RemoveOrphan s -> membership.removeOrphan(cluster, s, etcd.orElseThrow());
             case Step.StartQuorumRecovery s -> recovery.start(cluster, s);
             case Step.ForceNewCluster s -> recovery.force(cluster, s);
@@ -193,74 +181,6 @@ public class StepExecutor {
                 yield changed(cluster, s.reason(), "waking dormant member " + s.member());
             }
             case Step.RestartMember s -> restart(cluster, s, observation);
-            case Step.ReplaceMember s -> {
-                EtcdMember m = members.create(cluster, false, material);
-                yield changed(
-                        cluster,
-                        s.reason(),
-                        "created member " + name(m) + " to replace " + s.replaces() + " ("
-                                + s.why().reason() + "); it joins as a learner before " + s.replaces() + " is removed");
-            }
-            case Step.RetireMember s -> {
-                members.delete(cluster, s.member());
-                yield changed(
-                        cluster,
-                        s.reason(),
-                        "deleting replaced member " + s.member() + " ("
-                                + s.why().reason() + "); its finalizer removes it from etcd");
-            }
-            case Step.RemoveLostMember s ->
-                replaceMember(
-                        cluster,
-                        s.member(),
-                        s.reason(),
-                        "memory-backed member " + s.member()
-                                + " lost its Pod and with it its data; deleting it so a new member replaces it",
-                        observation);
-            case Step.ReplaceNodeLostMember s ->
-                replaceMember(
-                        cluster,
-                        s.member(),
-                        s.reason(),
-                        "member " + s.member()
-                                + ": node " + s.node() + " not Ready for "
-                                + s.notReadyFor().toSeconds() + " s; deleting it: its finalizer "
-                                + "removes it from etcd and a new member joins as a learner on a Ready node; its volume is kept",
-                        observation);
-            case Step.DeleteRetainedVolume s -> {
-                client.persistentVolumeClaims()
-                        .inNamespace(ns(cluster))
-                        .withName(s.pvc())
-                        .delete();
-                yield changed(
-                        cluster,
-                        s.reason(),
-                        "deleted released volume " + s.pvc() + ": it was kept "
-                                + cluster.getSpec().getRetainedVolumeSeconds() + " s (spec.retainedVolumeSeconds)");
-            }
-            case Step.ReplaceUnrunnableMember s ->
-                replaceMember(
-                        cluster,
-                        s.member(),
-                        s.reason(),
-                        "voter " + s.member()
-                                + "'s Pod could not be scheduled for "
-                                + s.pendingFor().toSeconds() + " s (" + s.why() + "); deleting it: "
-                                + "its finalizer removes it from etcd and a new member joins as a learner; its volume is kept",
-                        observation);
-            case Step.ForceDeletePod s -> {
-                client.pods()
-                        .inNamespace(ns(cluster))
-                        .withName(s.pod())
-                        .withGracePeriod(0)
-                        .delete();
-                events.warning(
-                        cluster,
-                        s.reason(),
-                        "Pod " + s.pod() + " of a removed member stayed on node " + s.node()
-                                + ", which is not Ready; deleted it with grace period 0 (its member id is out of etcd)");
-                yield Outcome.of(s.reason(), "force-deleted Pod " + s.pod() + " on node " + s.node(), SOON);
-            }
             case Step.MoveLeader s -> moveLeader(cluster, s, observation);
             case Step.ExpandVolume s -> expand(cluster, s, observation);
             case Step.LatchAuth s ->
@@ -275,6 +195,10 @@ public class StepExecutor {
             case Step.DisarmSpaceAlarms s -> maintenance.disarm(cluster, s, etcd.orElseThrow());
             case Step.Wait w -> waiting(w);
             case Step.Converged c -> Outcome.of(c.reason(), c.reason().description(), STEADY);
+            case Step.DeadlineExceeded d ->
+                Outcome.problem(d.reason(), d.reason().description(), STEADY);
+            case Step.ServiceConflict c -> Outcome.problem(c.reason(), c.detail(), STEADY);
+            case Step.StatusOnly s -> throw new IllegalArgumentException(s + " is the report's to carry out");
         };
     }
 
@@ -427,33 +351,6 @@ public class StepExecutor {
     /** A merge patch of only the given status fields of a member (the cluster report's). */
     void patchStatus(EtcdMember member, Map<String, Object> fields) {
         members.patchStatus(member, fields);
-    }
-
-    /**
-     * Releases a broken or lost member's volume (kept, see {@link RetainedVolumes}), then deletes its EtcdMember (its
-     * finalizer runs MemberRemove) and says why, as a warning. A crash between the two writes repeats the release.
-     */
-    private Outcome replaceMember(
-            EtcdCluster cluster,
-            String member,
-            Reason reason,
-            String message,
-            ClusterObserver.Observation observation) {
-        return replaceMember(cluster, member, reason, message, observation.member(member));
-    }
-
-    /** {@code keep}: the EtcdMember whose volume is released first; empty for a learner, whose data is only a copy. */
-    private Outcome replaceMember(
-            EtcdCluster cluster, String member, Reason reason, String message, Optional<EtcdMember> keep) {
-        volumes.release(cluster, keep);
-        lease.ensureHeld();
-        members.delete(cluster, member);
-        events.warning(cluster, reason, message);
-        LOG.atWarn()
-                .addKeyValue("member", member)
-                .addKeyValue("reason", reason.reason())
-                .log(message);
-        return Outcome.of(reason, message, SOON);
     }
 
     private static String ns(EtcdCluster cluster) {

@@ -49,9 +49,60 @@ public final class ClusterPlanner {
         this.minReady = minReady;
     }
 
+    /**
+     * Before anything is observed: the cert-manager gate, then the first target (or the refusal of the first spec).
+     * Empty: a target is latched, observe and ask {@link #next(ClusterView)}.
+     */
+    public Optional<Step> admit(Admission admission) {
+        if (admission.certManagerMissing()) {
+            return Optional.of(new Step.AwaitCertManager());
+        }
+        if (admission.targetLatched()) {
+            return Optional.empty();
+        }
+        return Optional.of(
+                admission.refusals().isEmpty()
+                        ? new Step.LatchTarget(Reason.INITIAL_SNAPSHOT)
+                        : new Step.RefuseSpec(admission.refusals()));
+    }
+
+    /**
+     * The target first (a new one latched, or its deadline passed), then a Service another object owns, then the
+     * cluster's own next step.
+     */
+    public Step next(ClusterView view) {
+        ObservedCluster observed = view.observed();
+        TargetLatch.Decision decision = TargetLatch.decide(
+                view.spec(),
+                Optional.of(view.target()),
+                observed.clusterId().isPresent(),
+                observed.targetReached(view.desired()),
+                view.deadline(),
+                view.now(),
+                view.refusals().isEmpty(),
+                observed.targetCrashLoops());
+        return switch (decision) {
+            case TargetLatch.Latch latch -> new Step.LatchTarget(latch.reason());
+            case TargetLatch.Exceeded exceeded -> new Step.DeadlineExceeded(exceededReason(exceeded, observed));
+            case TargetLatch.Keep keep ->
+                view.serviceConflict()
+                        .<Step>map(Step.ServiceConflict::new)
+                        .orElseGet(() -> next(observed, view.desired()));
+        };
+    }
+
+    private static Reason exceededReason(TargetLatch.Exceeded exceeded, ObservedCluster observed) {
+        if (exceeded.bootstrapFailed()) {
+            return Reason.BOOTSTRAP_FAILED;
+        }
+        boolean upgrading =
+                observed.outdated().stream().anyMatch(m -> m.outdated().orElseThrow() == RestartReason.VERSION_CHANGED);
+        return upgrading ? Reason.UPGRADE_STALLED : Reason.DEADLINE_EXCEEDED;
+    }
+
     public Step next(ObservedCluster observed, int desired) {
         if (observed.clusterId().isEmpty()) {
-            return bootstrap(observed, desired);
+            return Joining.bootstrap(observed, desired);
         }
         if (observed.anyDeleting() && observed.maintenance().recovery().isEmpty()) {
             return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "a member is being removed", MEDIUM);
@@ -117,9 +168,9 @@ public final class ClusterPlanner {
         }
         Optional<ObservedMember> joiner = observed.pendingJoiner();
         if (joiner.isPresent()) {
-            return join(joiner.get(), observed, membership);
+            return Joining.join(joiner.get(), observed, membership);
         }
-        Optional<Step> learnerStep = promoteLearners(observed, membership, desired);
+        Optional<Step> learnerStep = Joining.promoteLearners(observed, membership, desired);
         if (learnerStep.isPresent()) {
             return learnerStep.get();
         }
@@ -242,44 +293,6 @@ public final class ClusterPlanner {
         };
     }
 
-    private Step bootstrap(ObservedCluster observed, int desired) {
-        if (desired == 0) {
-            return new Step.Converged(Reason.PAUSED_FROM_START);
-        }
-        Optional<ObservedMember> seed = observed.seed();
-        if (seed.isEmpty()) {
-            if (observed.anyDeleting()) {
-                return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "an earlier seed is being removed", MEDIUM);
-            }
-            return new Step.CreateSeed();
-        }
-        ObservedMember s = seed.get();
-        if (!s.controlled()) {
-            return new Wait(Reason.FOREIGN_MEMBER, s.name(), LONG);
-        }
-        if (s.pending()) {
-            return new Step.CompleteSeed(s.name(), InitialCluster.seed(s.name(), s.peerUrl()));
-        }
-        if (!s.hasPod()) {
-            return new Wait(Reason.WAITING_FOR_SEED, "seed member " + s.name() + " has no Pod yet", MEDIUM);
-        }
-        if (observed.etcd() instanceof Unreachable u) {
-            // a new seed answers within a second or two of its Pod starting, and no Kubernetes event says when
-            return new Wait(u.reason(), u.detail(), starting(s, observed) ? LEARNER_START : LONG);
-        }
-        if (observed.etcd() instanceof Reached reached) {
-            Membership m = reached.membership();
-            boolean formedBySeed = m.members().size() == 1
-                    && (m.members().get(0).name().equals(s.name())
-                            || m.members().get(0).peerUrls().contains(s.peerUrl()));
-            if (formedBySeed) {
-                return new Step.LatchClusterId(m.clusterId());
-            }
-            return new Wait(Reason.WAITING_FOR_SEED, "seed answered with an unexpected member list", MEDIUM);
-        }
-        return new Wait(Reason.WAITING_FOR_SEED, "waiting for seed member " + s.name(), MEDIUM);
-    }
-
     private Step resumeOrStop(ObservedCluster observed, int desired) {
         if (desired == 0) {
             return new Step.Converged(Reason.PAUSED);
@@ -291,58 +304,6 @@ public final class ClusterPlanner {
         }
         return AllMembersLost.reset(observed)
                 .orElseGet(() -> new Wait(Reason.ALL_MEMBERS_LOST, AllMembersLost.message(observed, List.of()), LONG));
-    }
-
-    private Step join(ObservedMember joiner, ObservedCluster observed, Membership membership) {
-        if (membership.byPeerUrl(joiner.peerUrl()).isEmpty()) {
-            if (!membership.learners().isEmpty()) {
-                // etcd admits one learner at a time; the earlier one must be promoted or removed first.
-                return new Wait(Reason.LEARNER_CATCHING_UP, "another learner is still joining", SHORT);
-            }
-            return new Step.AddLearner(
-                    joiner.name(), joiner.peerUrl(), InitialCluster.afterAdding(membership, observed, joiner));
-        }
-        return new Step.WriteInitialCluster(joiner.name(), InitialCluster.from(membership, observed, joiner));
-    }
-
-    private Optional<Step> promoteLearners(ObservedCluster observed, Membership membership, int desired) {
-        for (Member learner : membership.learners()) {
-            Optional<ObservedMember> owner = observed.ownerOf(learner);
-            if (owner.isEmpty()) {
-                continue; // orphans were removed before this check
-            }
-            boolean notStarted = !owner.get().hasPod() || !learner.started();
-            boolean surge =
-                    !observed.outdated().isEmpty(); // a memory roll joins one member above the target on purpose
-            if (notStarted && observed.running().size() > desired && !surge) {
-                // the scale-up was reverted while this learner never came up: removing a learner never costs quorum
-                return Optional.of(new Step.RemoveMember(owner.get().name()));
-            }
-            boolean down = notStarted || !owner.get().ready();
-            if (down && owner.get().created().plus(LEARNER_STUCK).isBefore(observed.observedAt())) {
-                // only one learner can be in flight: one that never comes up would block every later join and roll
-                return Optional.of(new Step.RemoveStuckLearner(owner.get().name()));
-            }
-            if (notStarted) {
-                return Optional.of(new Wait(
-                        Reason.LEARNER_CATCHING_UP,
-                        owner.get().name() + " has not started yet",
-                        starting(owner.get(), observed) ? LEARNER_START : SHORT));
-            }
-            return Optional.of(new Step.PromoteLearner(
-                    owner.get().name(),
-                    learner.id(),
-                    observed.running().stream()
-                            .filter(ObservedMember::isLeader)
-                            .map(ObservedMember::name)
-                            .findFirst()));
-        }
-        return Optional.empty();
-    }
-
-    /** Created moments ago: its etcd is expected to answer any moment, so it is looked at often. */
-    private static boolean starting(ObservedMember member, ObservedCluster observed) {
-        return member.created().plus(LEARNER_START_WINDOW).isAfter(observed.observedAt());
     }
 
     private Optional<Step> removeOrphans(ObservedCluster observed, Membership membership) {

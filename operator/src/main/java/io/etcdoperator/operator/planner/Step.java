@@ -360,6 +360,36 @@ public sealed interface Step {
         }
     }
 
+    /** A step whose one write is the EtcdCluster's status: the cluster controller's report carries it out. */
+    sealed interface StatusOnly extends Step {}
+
+    /** spec.tls asks for cert-manager, whose Certificate API is not served: touch nothing, say so. */
+    record AwaitCertManager() implements StatusOnly {
+        public Reason reason() {
+            return Reason.CERT_MANAGER_NOT_INSTALLED;
+        }
+    }
+
+    /** The first spec is refused: nothing is created, the refusals go to Degraded and Available. */
+    record RefuseSpec(List<Refusal> refusals) implements StatusOnly {
+        public Reason reason() {
+            return refusals.getFirst().reason();
+        }
+    }
+
+    /** Adopt the spec as the target (status.observed) on a new deadline: the first one, or see {@link TargetLatch}. */
+    record LatchTarget(Reason reason) implements StatusOnly {}
+
+    /** The deadline passed, the target unreached: nothing is done until the spec or the deadline changes. */
+    record DeadlineExceeded(Reason reason) implements Step {}
+
+    /** A Service the cluster needs is owned by another object: nothing is done until that is resolved. */
+    record ServiceConflict(String detail) implements Step {
+        public Reason reason() {
+            return Reason.RESOURCE_CONFLICT;
+        }
+    }
+
     /** Nothing to do now; look again after {@code recheck}. */
     record Wait(Reason reason, String detail, Duration recheck) implements Step {}
 

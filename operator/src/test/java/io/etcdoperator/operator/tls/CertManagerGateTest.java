@@ -2,6 +2,7 @@ package io.etcdoperator.operator.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdoperator.operator.reason.Reason;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -19,21 +20,19 @@ class CertManagerGateTest {
 
     @Test
     void aCertManagerClusterIsBlockedWhenCertManagerIsAbsent() {
-        var blocked = CertManagerGate.check(TlsClusters.certManager("i", "i", "i", null), false);
-
-        assertThat(blocked).hasValueSatisfying(b -> {
-            assertThat(b.reason()).isEqualTo("CertManagerNotInstalled");
-            assertThat(b.message()).contains("install cert-manager");
-        });
+        assertThat(CertManagerGate.blocks(TlsClusters.certManager("i", "i", "i", null), false))
+                .isTrue();
+        assertThat(CertManagerGate.REASON).isEqualTo(Reason.CERT_MANAGER_NOT_INSTALLED.reason());
+        assertThat(CertManagerGate.MESSAGE).contains("install cert-manager");
     }
 
     @Test
     void nothingIsBlockedWhenCertManagerIsPresentOrNotUsed() {
-        assertThat(CertManagerGate.check(TlsClusters.certManager("i", null, "i", null), true))
-                .isEmpty();
-        assertThat(CertManagerGate.check(TlsClusters.bringYourOwn(), false)).isEmpty();
-        assertThat(CertManagerGate.check(TlsClusters.certManager(null, null, "i", null), false))
-                .isPresent();
+        assertThat(CertManagerGate.blocks(TlsClusters.certManager("i", null, "i", null), true))
+                .isFalse();
+        assertThat(CertManagerGate.blocks(TlsClusters.bringYourOwn(), false)).isFalse();
+        assertThat(CertManagerGate.blocks(TlsClusters.certManager(null, null, "i", null), false))
+                .isTrue();
     }
 
     @Test
@@ -57,8 +56,8 @@ class CertManagerGateTest {
         boolean installed = CertManagerDiscovery.installed(client);
 
         assertThat(installed).isFalse();
-        assertThat(CertManagerGate.check(TlsClusters.certManager("i", "i", "i", null), installed))
-                .isPresent();
+        assertThat(CertManagerGate.blocks(TlsClusters.certManager("i", "i", "i", null), installed))
+                .isTrue();
         assertThat(paths()).isNotEmpty().allMatch(p -> p.startsWith("/api") && !p.contains("/certificates"));
     }
 

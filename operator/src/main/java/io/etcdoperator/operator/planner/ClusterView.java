@@ -1,0 +1,25 @@
+package io.etcdoperator.operator.planner;
+
+import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
+import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything one pass of the cluster controller decides on once a target is latched: the spec and the target, the
+ * target's deadline, the spec's refusals, a Service another object owns, and the cluster as observed.
+ */
+public record ClusterView(
+        EtcdClusterSpec spec,
+        ObservedClusterSpec target,
+        Optional<Instant> deadline,
+        Instant now,
+        List<Refusal> refusals,
+        Optional<String> serviceConflict,
+        ObservedCluster observed) {
+
+    public int desired() {
+        return SpecRules.replicas(target);
+    }
+}
