@@ -39,7 +39,6 @@ class SourceRulesTest {
      */
     private static final Map<String, Integer> LONG_CLASSES = Map.ofEntries(
             Map.entry(OPERATOR + "cluster/ClusterObserver.java", 549),
-            Map.entry(OPERATOR + "member/MemberReconcile.java", 526),
             Map.entry(OPERATOR + "planner/ObservedMember.java", 401),
             Map.entry(OPERATOR + "resources/MemberPods.java", 489),
             Map.entry(OPERATOR + "snapshot/ScheduleReconcile.java", 419),
@@ -52,7 +51,6 @@ class SourceRulesTest {
             Map.entry(OPERATOR + "cluster/MaintenanceSteps.java#defragment", 61),
             Map.entry(OPERATOR + "cluster/StepExecutor.java#perform", 73),
             Map.entry(OPERATOR + "defrag/DefragScheduleReconcile.java#reconcile", 61),
-            Map.entry(OPERATOR + "member/MemberReconcile.java#reconcile", 64),
             Map.entry(OPERATOR + "planner/ClusterPlanner.java#next", 100),
             Map.entry(OPERATOR + "planner/QuorumLoss.java#QuorumLoss", 65),
             Map.entry(OPERATOR + "planner/QuorumLoss.java#next", 63),

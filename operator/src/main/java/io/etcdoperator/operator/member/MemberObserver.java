@@ -1,0 +1,152 @@
+package io.etcdoperator.operator.member;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.operator.cluster.EtcdDialer;
+import io.etcdoperator.operator.planner.MemberView;
+import io.etcdoperator.operator.reads.KubeReads;
+import io.etcdoperator.operator.resources.AgentImage;
+import io.etcdoperator.operator.resources.Labels;
+import io.etcdoperator.operator.resources.MemberPods;
+import io.etcdoperator.operator.resources.MemberTlsView;
+import io.etcdoperator.operator.resources.Names;
+import io.etcdoperator.operator.resources.Owners;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads what the member controller decides on, and decides nothing: the member's Pod and claim, the Secrets its Pod
+ * mounts, whether its cluster formed, and the voters to dial through.
+ */
+final class MemberObserver {
+
+    private final KubernetesClient client;
+    private final EtcdDialer dialer;
+    private final Optional<AgentImage> agent;
+
+    MemberObserver(KubernetesClient client, EtcdDialer dialer, Optional<AgentImage> agent) {
+        this.client = client;
+        this.dialer = dialer;
+        this.agent = agent;
+    }
+
+    /** Reads only: what the member's Pod, claim and Secrets are, and whether its cluster formed (a seed's start). */
+    MemberView observe(EtcdMember member, Pod pod, KubeReads reads) {
+        boolean pending = pending(member);
+        boolean dormant = Boolean.TRUE.equals(member.getSpec().getDormant());
+        boolean memory = MemberPods.memoryBacked(member.getSpec());
+        boolean starts = !pending && !dormant && pod == null; // what only a Pod's creation needs is read only then
+        String claim = Names.dataPvc(member.getMetadata().getName());
+        return new MemberView(
+                pending,
+                dormant,
+                memory,
+                Optional.ofNullable(pod).map(p -> memberPod(member, p)),
+                MemberPods.podLost(member, pod),
+                memory || pending || dormant ? MemberView.Volume.NOT_USED : volume(member, claim, reads),
+                claim,
+                starts ? missingSecret(member) : Optional.empty(),
+                !starts || existingCluster(member),
+                Boolean.TRUE.equals(member.getSpec().getBootstrap())
+                        && member.getSpec().getRestore() != null,
+                agent.isPresent(),
+                Labels.member(
+                        member.getSpec().getClusterName(), member.getMetadata().getName()),
+                member.getStatus() != null
+                        && Boolean.TRUE.equals(member.getStatus().getIsVoter()));
+    }
+
+    static boolean pending(EtcdMember member) {
+        String initial = member.getSpec().getInitialCluster();
+        return initial == null || initial.isEmpty();
+    }
+
+    private static MemberView.Volume volume(EtcdMember member, String claim, KubeReads reads) {
+        return reads.volume(member.getMetadata().getNamespace(), claim)
+                .map(pvc -> Owners.controlledBy(pvc, member.getMetadata().getUid())
+                        ? MemberView.Volume.OURS
+                        : MemberView.Volume.FOREIGN)
+                .orElse(MemberView.Volume.MISSING);
+    }
+
+    private static MemberView.MemberPod memberPod(EtcdMember member, Pod pod) {
+        return new MemberView.MemberPod(
+                pod.getMetadata().getName(),
+                pod.getMetadata().getDeletionTimestamp() != null,
+                Owners.controlledBy(pod, member.getMetadata().getUid()),
+                MemberPods.failed(pod)
+                        ? Optional.of(String.valueOf(pod.getStatus().getReason()))
+                        : Optional.empty(),
+                pod.getMetadata().getLabels() == null
+                        ? Map.of()
+                        : pod.getMetadata().getLabels());
+    }
+
+    /** A seed forms a new cluster only the very first time; a seed coming back with an empty disk must not. */
+    boolean existingCluster(EtcdMember member) {
+        boolean seed = Boolean.TRUE.equals(member.getSpec().getBootstrap());
+        boolean knownId = member.getStatus() != null && member.getStatus().getMemberID() != null;
+        if (!seed || knownId) {
+            return true;
+        }
+        EtcdCluster cluster = cluster(member);
+        boolean formed = cluster != null
+                && cluster.getStatus() != null
+                && cluster.getStatus().getClusterID() != null;
+        return formed;
+    }
+
+    private Optional<String> missingSecret(EtcdMember member) {
+        MemberTlsView tls = MemberTlsView.of(member);
+        for (String secret : new String[] {tls.clientSecret(), tls.peerSecret()}) {
+            if (secret != null
+                    && dialer.secrets()
+                            .get(member.getMetadata().getNamespace(), secret)
+                            .isEmpty()) {
+                return Optional.of("waiting for Secret " + secret);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Running voters with a Pod, other than (optionally) this member; learners are never dialed. */
+    List<URI> voterEndpoints(EtcdMember member, EtcdCluster cluster, boolean excludeSelf) {
+        return client
+                .resources(EtcdMember.class)
+                .inNamespace(member.getMetadata().getNamespace())
+                .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName())
+                .list()
+                .getItems()
+                .stream()
+                .filter(m -> !excludeSelf
+                        || !m.getMetadata()
+                                .getName()
+                                .equals(member.getMetadata().getName()))
+                .filter(m -> m.getMetadata().getDeletionTimestamp() == null
+                        && !Boolean.TRUE.equals(m.getSpec().getDormant()))
+                .filter(m -> m.getStatus() != null
+                        && Boolean.TRUE.equals(m.getStatus().getIsVoter()))
+                .filter(m -> m.getStatus().getPodName() != null)
+                .map(Names::clientUrl)
+                .toList();
+    }
+
+    EtcdCluster cluster(EtcdMember member) {
+        return client.resources(EtcdCluster.class)
+                .inNamespace(member.getMetadata().getNamespace())
+                .withName(member.getSpec().getClusterName())
+                .get();
+    }
+
+    static Pod pod(EtcdMember member, KubeReads reads) {
+        return reads.pod(
+                        member.getMetadata().getNamespace(),
+                        member.getMetadata().getName())
+                .orElse(null);
+    }
+}
