@@ -2,9 +2,16 @@ package io.etcdoperator.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,6 +24,9 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -118,7 +128,7 @@ class AuthE2EIT {
         snapshotToPvc(env, ns);
 
         // A new password in the Secret: etcd takes it through its auth API; no member restarts, the operator dials on.
-        java.util.Set<String> pods = podUids(env, ns);
+        Set<String> pods = podUids(env, ns);
         String rotated = "r0tated-" + password;
         setPassword(env, ns, rotated);
         Await.until(
@@ -155,15 +165,14 @@ class AuthE2EIT {
 
         // The operator cannot reach etcd, but every voter Pod is Ready: a leftover force-new-cluster-from forces
         // nothing.
-        java.util.Map<String, String> ids = memberIds(env, ns);
+        Map<String, String> ids = memberIds(env, ns);
         String named = ids.keySet().iterator().next();
         env.client()
                 .genericKubernetesResources(E2eEnvironment.CLUSTERS)
                 .inNamespace(ns)
                 .withName("guarded")
                 .patch(
-                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        PatchContext.of(PatchType.JSON_MERGE),
                         "{\"metadata\":{\"annotations\":{\"etcd-operator.cozystack.io/force-new-cluster-from\":\""
                                 + named + "\"}}}");
         // the members are all Ready, so Progressing stays Reconciled; the refusal is a Warning event
@@ -185,8 +194,7 @@ class AuthE2EIT {
                 .inNamespace(ns)
                 .withName("guarded")
                 .patch(
-                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        PatchContext.of(PatchType.JSON_MERGE),
                         "{\"metadata\":{\"annotations\":{\"etcd-operator.cozystack.io/force-new-cluster-from\":null}}}");
         setPassword(env, ns, behind);
         Await.until(
@@ -204,8 +212,8 @@ class AuthE2EIT {
                 .doesNotContain(behind);
     }
 
-    private static java.util.Map<String, String> memberIds(E2eEnvironment env, String ns) {
-        java.util.Map<String, String> ids = new java.util.TreeMap<>();
+    private static Map<String, String> memberIds(E2eEnvironment env, String ns) {
+        Map<String, String> ids = new TreeMap<>();
         env.members(ns, "guarded")
                 .forEach(m -> ids.put(
                         m.getMetadata().getName(),
@@ -213,32 +221,32 @@ class AuthE2EIT {
         return ids;
     }
 
-    private static java.util.Set<String> podUids(E2eEnvironment env, String ns) {
+    private static Set<String> podUids(E2eEnvironment env, String ns) {
         return env.memberPods(ns, "guarded").stream()
                 .map(p -> p.getMetadata().getUid())
-                .collect(java.util.stream.Collectors.toSet());
+                .collect(Collectors.toSet());
     }
 
     private static void snapshotToPvc(E2eEnvironment env, String ns) {
         env.client()
                 .persistentVolumeClaims()
                 .inNamespace(ns)
-                .resource(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
+                .resource(new PersistentVolumeClaimBuilder()
                         .withNewMetadata()
                         .withName("backups")
                         .endMetadata()
                         .withNewSpec()
                         .withAccessModes("ReadWriteOnce")
                         .withNewResources()
-                        .addToRequests("storage", new io.fabric8.kubernetes.api.model.Quantity("1Gi"))
+                        .addToRequests("storage", new Quantity("1Gi"))
                         .endResources()
                         .endSpec()
                         .build())
                 .create();
-        var snapshot = new io.fabric8.kubernetes.api.model.GenericKubernetesResource();
+        var snapshot = new GenericKubernetesResource();
         snapshot.setApiVersion("etcd-operator.cozystack.io/v1alpha2");
         snapshot.setKind("EtcdSnapshot");
-        snapshot.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+        snapshot.setMetadata(new ObjectMetaBuilder()
                 .withName("guarded-backup")
                 .withNamespace(ns)
                 .build());
@@ -270,14 +278,13 @@ class AuthE2EIT {
         assertThat(((Number) artifact.get("sizeBytes")).longValue()).isPositive();
     }
 
-    private static final io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext SNAPSHOTS =
-            new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
-                    .withGroup("etcd-operator.cozystack.io")
-                    .withVersion("v1alpha2")
-                    .withPlural("etcdsnapshots")
-                    .withKind("EtcdSnapshot")
-                    .withNamespaced(true)
-                    .build();
+    private static final ResourceDefinitionContext SNAPSHOTS = new ResourceDefinitionContext.Builder()
+            .withGroup("etcd-operator.cozystack.io")
+            .withVersion("v1alpha2")
+            .withPlural("etcdsnapshots")
+            .withKind("EtcdSnapshot")
+            .withNamespaced(true)
+            .build();
 
     private static void setPassword(E2eEnvironment env, String ns, String password) {
         env.client().secrets().inNamespace(ns).withName("root-credentials").edit(s -> {

@@ -7,10 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -103,14 +105,14 @@ class DataLossE2EIT {
     private static String lastJoiner(E2eEnvironment env, String ns) {
         return withPod(env, ns)
                 .filter(m -> !Boolean.TRUE.equals(spec(m).get("bootstrap")))
-                .max(java.util.Comparator.comparing(
+                .max(Comparator.comparing(
                                 (GenericKubernetesResource m) -> m.getMetadata().getCreationTimestamp())
                         .thenComparing(m -> m.getMetadata().getName()))
                 .map(m -> m.getMetadata().getName())
                 .orElseThrow(() -> new AssertionError("no joined member"));
     }
 
-    private static java.util.stream.Stream<GenericKubernetesResource> withPod(E2eEnvironment env, String ns) {
+    private static Stream<GenericKubernetesResource> withPod(E2eEnvironment env, String ns) {
         Set<String> pods = env.memberPods(ns, "dl").stream()
                 .map(p -> p.getMetadata().getName())
                 .collect(Collectors.toSet());

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -149,7 +151,7 @@ class DefragE2EIT {
         GenericKubernetesResource schedule = new GenericKubernetesResource();
         schedule.setApiVersion("etcd-operator.cozystack.io/v1alpha2");
         schedule.setKind("EtcdDefragSchedule");
-        schedule.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+        schedule.setMetadata(new ObjectMetaBuilder()
                 .withName("every-minute")
                 .withNamespace(ns)
                 .build());
@@ -261,12 +263,9 @@ class DefragE2EIT {
         GenericKubernetesResource run = new GenericKubernetesResource();
         run.setApiVersion("etcd-operator.cozystack.io/v1alpha2");
         run.setKind("EtcdDefrag");
-        run.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                .withName(name)
-                .withNamespace(ns)
-                .build());
-        Map<String, Object> spec = new java.util.HashMap<>(
-                Map.of("clusterRef", Map.of("name", ns.equals("defrag") ? "dfg" : "full"), "rule", rule));
+        run.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+        Map<String, Object> spec =
+                new HashMap<>(Map.of("clusterRef", Map.of("name", ns.equals("defrag") ? "dfg" : "full"), "rule", rule));
         if (ttl != null) {
             spec.put("ttlSecondsAfterFinished", ttl);
         }

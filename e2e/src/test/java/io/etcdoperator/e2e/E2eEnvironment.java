@@ -4,11 +4,15 @@ import io.etcdoperator.localkube.ApiExtensionsServer;
 import io.etcdoperator.localkube.ControlPlane;
 import io.etcdoperator.localkube.LocalKubernetes;
 import io.etcdoperator.localkube.LocalKubernetesOptions;
+import io.etcdoperator.localkube.node.ContainerRootfs;
 import io.etcdoperator.localkube.node.ImageCatalogue;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -127,8 +131,7 @@ public final class E2eEnvironment implements AutoCloseable {
                 ? ImageCatalogue.withContainerEtcdImages(work.resolve("images")).host("busybox")
                 : ImageCatalogue.withEtcdImages().host("busybox");
         if (image) {
-            var rootfs = io.etcdoperator.localkube.node.ContainerRootfs.unpack(
-                    buildImage(), "dev", work.resolve("images/operator"));
+            var rootfs = ContainerRootfs.unpack(buildImage(), "dev", work.resolve("images/operator"));
             images.rootfs(OPERATOR_IMAGE, rootfs).rootfs(OPERATOR_IMAGE_NEXT, rootfs);
         } else {
             images.operator(OPERATOR_IMAGE, OperatorProcess.jar()).operator(OPERATOR_IMAGE_NEXT, OperatorProcess.jar());
@@ -462,10 +465,8 @@ public final class E2eEnvironment implements AutoCloseable {
         GenericKubernetesResource cluster = new GenericKubernetesResource();
         cluster.setApiVersion("etcd-operator.cozystack.io/v1alpha2");
         cluster.setKind("EtcdCluster");
-        cluster.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                .withName(name)
-                .withNamespace(namespace)
-                .build());
+        cluster.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         cluster.setAdditionalProperty("spec", spec);
         return client.genericKubernetesResources(CLUSTERS)
                 .inNamespace(namespace)
@@ -500,10 +501,7 @@ public final class E2eEnvironment implements AutoCloseable {
         client.genericKubernetesResources(CLUSTERS)
                 .inNamespace(namespace)
                 .withName(name)
-                .patch(
-                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-                        "{\"spec\":" + mergePatchJson + "}");
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":" + mergePatchJson + "}");
     }
 
     public static Map<String, Object> status(GenericKubernetesResource r) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.etcdoperator.localkube.ControlPlane;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -12,6 +13,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -161,7 +164,7 @@ class OperatorBinaryIT {
         client.leases().inNamespace(NAMESPACE).withName(LEASE).edit(lease -> {
             lease.getSpec().setHolderIdentity("intruder");
             lease.getSpec().setLeaseDurationSeconds(60);
-            lease.getSpec().setRenewTime(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+            lease.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
             return lease;
         });
         assertThat(standby.awaitExit(Duration.ofSeconds(60)))
@@ -202,10 +205,8 @@ class OperatorBinaryIT {
         GenericKubernetesResource cluster = new GenericKubernetesResource();
         cluster.setApiVersion("etcd-operator.cozystack.io/v1alpha2");
         cluster.setKind("EtcdCluster");
-        cluster.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                .withName(name)
-                .withNamespace(NAMESPACE)
-                .build());
+        cluster.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
         cluster.setAdditionalProperty("spec", Map.of("replicas", 1, "version", "3.5.16"));
         client.genericKubernetesResources(CLUSTERS)
                 .inNamespace(NAMESPACE)

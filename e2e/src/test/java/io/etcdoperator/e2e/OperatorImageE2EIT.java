@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -32,7 +33,7 @@ class OperatorImageE2EIT {
         operators.pods().forEach(p -> env.client().resource(p).delete());
         Await.until(
                 "a new operator Pod Ready",
-                java.time.Duration.ofMinutes(3),
+                Duration.ofMinutes(3),
                 () -> operators.pods().size() == 1
                         && !before.contains(
                                 operators.pods().getFirst().getMetadata().getUid())

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -150,7 +151,7 @@ public final class OperatorPod implements Operator {
         }
     }
 
-    private static java.nio.file.attribute.FileTime modified(Path path) {
+    private static FileTime modified(Path path) {
         try {
             return Files.getLastModifiedTime(path);
         } catch (IOException e) {

@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +25,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
@@ -265,10 +269,8 @@ class PrometheusE2EIT {
         GenericKubernetesResource schedule = new GenericKubernetesResource();
         schedule.setApiVersion("etcd-operator.cozystack.io/v1alpha2");
         schedule.setKind("EtcdSnapshotSchedule");
-        schedule.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                .withName(SCHEDULE)
-                .withNamespace(NS)
-                .build());
+        schedule.setMetadata(
+                new ObjectMetaBuilder().withName(SCHEDULE).withNamespace(NS).build());
         schedule.setAdditionalProperty(
                 "spec",
                 Map.of(
@@ -421,12 +423,12 @@ class PrometheusE2EIT {
             dashboard.findValues("expr").forEach(e -> expressions.add(e.asText()));
             dashboard.findValues("definition").forEach(e -> expressions.add(e.asText()));
             return expressions;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
-    private static java.util.stream.Stream<JsonNode> rules() {
+    private static Stream<JsonNode> rules() {
         return StreamSupport.stream(prometheus.ruleGroups().spliterator(), false)
                 .flatMap(g -> StreamSupport.stream(g.path("rules").spliterator(), false));
     }

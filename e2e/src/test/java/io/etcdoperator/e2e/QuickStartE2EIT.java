@@ -3,6 +3,8 @@ package io.etcdoperator.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -86,8 +88,7 @@ class QuickStartE2EIT {
                         .inNamespace(ns)
                         .withName(m.getMetadata().getName())
                         .patch(
-                                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                                        io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                                PatchContext.of(PatchType.JSON_MERGE),
                                 "{\"metadata\":{\"annotations\":{\"e2e/touched\":\"1\"}}}")));
         Await.until(
                 "a pass of each edited member on the caches",

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,7 +39,7 @@ class QuorumLossE2EIT {
             env.etcdctl(endpoints, "put", "/acked/" + i, "v" + i);
         }
         List<Pod> pods = env.memberPods(ns, "ql").stream()
-                .sorted(java.util.Comparator.comparing(p -> p.getMetadata().getName()))
+                .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
                 .toList();
         Pod survivor = pods.get(0);
         // A person names a member that has every acknowledged write (see the helper).
@@ -67,8 +70,7 @@ class QuorumLossE2EIT {
                 .inNamespace(ns)
                 .withName("ql")
                 .patch(
-                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        PatchContext.of(PatchType.JSON_MERGE),
                         "{\"metadata\":{\"annotations\":{" + "\"etcd-operator.cozystack.io/force-new-cluster-from\":\""
                                 + survivor.getMetadata().getName() + "\"}}}");
         Await.until("READY=3 again with the annotation gone", Duration.ofMinutes(6), () -> {
@@ -129,7 +131,7 @@ class QuorumLossE2EIT {
             env.etcdctl(env.endpoints(ns, "qd"), "put", "/acked/" + i, "v" + i);
         }
         List<Pod> pods = env.memberPods(ns, "qd").stream()
-                .sorted(java.util.Comparator.comparing(p -> p.getMetadata().getName()))
+                .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
                 .toList();
         String survivor = pods.get(0).getMetadata().getName();
         awaitEveryAcknowledgedKeyApplied(env, pods.get(0));
@@ -184,7 +186,7 @@ class QuorumLossE2EIT {
             env.etcdctl(env.endpoints(ns, "qm"), "put", "/acked/" + i, "v" + i);
         }
         List<Pod> pods = env.memberPods(ns, "qm").stream()
-                .sorted(java.util.Comparator.comparing(p -> p.getMetadata().getName()))
+                .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
                 .toList();
         Pod survivor = pods.get(0);
         String name = survivor.getMetadata().getName();

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -179,7 +180,7 @@ class RbacE2EIT {
                             "tls",
                             Map.of("operatorIssued", Map.of())));
             Duration formed = env.awaitReady(ns, "least", 3, STEP);
-            java.time.Instant rollStart = java.time.Instant.now();
+            Instant rollStart = Instant.now();
             env.patchSpec(ns, "least", "{\"version\":\"3.5.30\"}"); // the roller's writes under the shipped role
             Await.until("every member of least runs 3.5.30, READY=3", STEP, () -> {
                 Map<String, Object> status = E2eEnvironment.status(env.cluster(ns, "least"));
@@ -189,7 +190,7 @@ class RbacE2EIT {
                                 .allMatch(m ->
                                         "3.5.30".equals(E2eEnvironment.status(m).get("version")));
             });
-            Duration rolled = Duration.between(rollStart, java.time.Instant.now());
+            Duration rolled = Duration.between(rollStart, Instant.now());
             env.patchSpec(ns, "least", "{\"replicas\":2}");
             Duration scaled = env.awaitReady(ns, "least", 2, STEP);
             Await.until(

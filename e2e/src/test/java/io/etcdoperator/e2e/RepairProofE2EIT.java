@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -335,18 +337,18 @@ class RepairProofE2EIT {
 
     /** Member ids as numbers: etcdctl prints them without the leading zeros the EtcdMember status keeps. */
     private static Map<String, Long> numeric(Map<String, String> hexIds) {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         hexIds.forEach((name, hex) -> out.put(name, Long.parseUnsignedLong(hex, 16)));
         return out;
     }
 
-    private static java.util.Optional<String> leaseHolder(E2eEnvironment env) {
+    private static Optional<String> leaseHolder(E2eEnvironment env) {
         var lease = env.client()
                 .leases()
                 .inNamespace(OperatorPod.NAMESPACE)
                 .withName("etcd-operator-leader")
                 .get();
-        return java.util.Optional.ofNullable(lease)
+        return Optional.ofNullable(lease)
                 .map(l -> l.getSpec().getHolderIdentity())
                 .filter(h -> !h.isBlank());
     }

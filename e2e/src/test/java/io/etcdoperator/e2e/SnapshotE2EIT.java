@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -334,7 +335,7 @@ class SnapshotE2EIT {
                 .create();
     }
 
-    private <T extends io.fabric8.kubernetes.api.model.HasMetadata> T sample(String file, Class<T> type) {
+    private <T extends HasMetadata> T sample(String file, Class<T> type) {
         Path path =
                 ProjectCrds.directory().resolve("../../samples").resolve(file).normalize();
         try (InputStream in = Files.newInputStream(path)) {

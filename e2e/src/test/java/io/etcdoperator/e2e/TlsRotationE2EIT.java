@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -77,16 +80,13 @@ class TlsRotationE2EIT {
                 .start();
         Instant start = Instant.now();
         if (!NATURAL_EXPIRY) {
-            String now = Instant.now()
-                    .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                    .toString();
+            String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
             env.client()
                     .genericKubernetesResources(E2eEnvironment.CLUSTERS)
                     .inNamespace(ns)
                     .withName("roll")
                     .patch(
-                            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                            PatchContext.of(PatchType.JSON_MERGE),
                             "{\"metadata\":{\"annotations\":{\"etcd-operator.cozystack.io/renew-certificates-at\":\""
                                     + now + "\"}}}");
         }

@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -238,7 +239,7 @@ public final class LocalKubernetes implements AutoCloseable {
             throw new UncheckedIOException("cannot list " + dir, e);
         }
         try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(java.util.Comparator.reverseOrder())
+            for (Path file : files.sorted(Comparator.reverseOrder())
                     .filter(f -> !f.equals(dir))
                     .toList()) {
                 Files.delete(file);

@@ -3,6 +3,7 @@ package io.etcdoperator.localkube;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.localkube.node.ImageCatalogue;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -13,7 +14,10 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -415,12 +419,12 @@ class LocalKubernetesIT {
         pod.getSpec()
                 .getContainers()
                 .getFirst()
-                .setVolumeMounts(List.of(new io.fabric8.kubernetes.api.model.VolumeMountBuilder()
+                .setVolumeMounts(List.of(new VolumeMountBuilder()
                         .withName("podinfo")
                         .withMountPath("/lk-it/podinfo")
                         .build()));
         pod.getSpec()
-                .setVolumes(List.of(new io.fabric8.kubernetes.api.model.VolumeBuilder()
+                .setVolumes(List.of(new VolumeBuilder()
                         .withName("podinfo")
                         .withNewDownwardAPI()
                         .addNewItem()
@@ -451,7 +455,7 @@ class LocalKubernetesIT {
     void volumesEnvironmentAndLogsThroughTheApiServer() {
         client.secrets()
                 .inNamespace(NS)
-                .resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .resource(new SecretBuilder()
                         .withNewMetadata()
                         .withName("creds")
                         .endMetadata()
@@ -460,7 +464,7 @@ class LocalKubernetesIT {
                 .create();
         client.configMaps()
                 .inNamespace(NS)
-                .resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .resource(new ConfigMapBuilder()
                         .withNewMetadata()
                         .withName("settings")
                         .endMetadata()
@@ -503,28 +507,28 @@ class LocalKubernetesIT {
                         .withValue("$(MY_NAME)-x")
                         .build()));
         container.setVolumeMounts(List.of(
-                new io.fabric8.kubernetes.api.model.VolumeMountBuilder()
+                new VolumeMountBuilder()
                         .withName("memory")
                         .withMountPath("/lk-it/memory")
                         .build(),
-                new io.fabric8.kubernetes.api.model.VolumeMountBuilder()
+                new VolumeMountBuilder()
                         .withName("secret")
                         .withMountPath("/lk-it/secret")
                         .withReadOnly(true)
                         .build(),
-                new io.fabric8.kubernetes.api.model.VolumeMountBuilder()
+                new VolumeMountBuilder()
                         .withName("config")
                         .withMountPath("/lk-it/config")
                         .build()));
         pod.getSpec()
                 .setVolumes(List.of(
-                        new io.fabric8.kubernetes.api.model.VolumeBuilder()
+                        new VolumeBuilder()
                                 .withName("memory")
                                 .withNewEmptyDir()
                                 .withMedium("Memory")
                                 .endEmptyDir()
                                 .build(),
-                        new io.fabric8.kubernetes.api.model.VolumeBuilder()
+                        new VolumeBuilder()
                                 .withName("secret")
                                 .withNewSecret()
                                 .withSecretName("creds")
@@ -534,7 +538,7 @@ class LocalKubernetesIT {
                                 .endItem()
                                 .endSecret()
                                 .build(),
-                        new io.fabric8.kubernetes.api.model.VolumeBuilder()
+                        new VolumeBuilder()
                                 .withName("config")
                                 .withNewConfigMap()
                                 .withName("settings")
@@ -779,7 +783,7 @@ class LocalKubernetesIT {
         Files.writeString(source, """
                 public class Resolve {
                     public static void main(String[] args) throws Exception {
-                        System.out.print(java.net.InetAddress.getByName(args[0]).getHostAddress());
+                        System.out.print(InetAddress.getByName(args[0]).getHostAddress());
                     }
                 }
                 """);

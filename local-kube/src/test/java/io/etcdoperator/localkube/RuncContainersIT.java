@@ -9,7 +9,9 @@ import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -89,7 +91,7 @@ class RuncContainersIT {
     void runsAsTheUserAndGroupsAskedWithFsGroupOnVolumes() {
         Pod pod = shell("ids", "id -u; id -g; id -G; touch /data/written && ls -ln /data", null);
         pod.getSpec()
-                .setSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder()
+                .setSecurityContext(new PodSecurityContextBuilder()
                         .withRunAsUser(1234L)
                         .withRunAsGroup(2345L)
                         .withFsGroup(3456L)
@@ -142,7 +144,7 @@ class RuncContainersIT {
         pod.getSpec()
                 .getContainers()
                 .getFirst()
-                .setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+                .setResources(new ResourceRequirementsBuilder()
                         .addToLimits("memory", new Quantity("32Mi"))
                         .build());
 
@@ -159,7 +161,7 @@ class RuncContainersIT {
         pod.getSpec()
                 .getContainers()
                 .getFirst()
-                .setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+                .setResources(new ResourceRequirementsBuilder()
                         .addToLimits("memory", new Quantity("32Mi"))
                         .build());
 
@@ -202,7 +204,7 @@ class RuncContainersIT {
                         + "test -s /var/run/secrets/kubernetes.io/serviceaccount/token && echo token-present",
                 null);
         pod.getSpec()
-                .setSecurityContext(new io.fabric8.kubernetes.api.model.PodSecurityContextBuilder()
+                .setSecurityContext(new PodSecurityContextBuilder()
                         .withRunAsUser(65532L)
                         .withFsGroup(65532L)
                         .build());

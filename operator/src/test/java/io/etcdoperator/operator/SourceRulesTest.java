@@ -24,14 +24,15 @@ import org.junit.jupiter.api.Test;
 class SourceRulesTest {
 
     private static final Path ROOT = Path.of("..");
-    /** Modules held to every rule (local-kube and e2e are not yet: issue 28). */
+    /** Every module of the build is held to every rule. */
     private static final List<String> MODULES =
-            List.of("api", "etcd-client", "pki", "snapshot", "operator", "kubectl-etcd", "charts");
+            List.of("api", "etcd-client", "pki", "snapshot", "operator", "kubectl-etcd", "charts", "local-kube", "e2e");
 
     private static final int CLASS_LINES = 400;
     private static final int METHOD_LINES = 60;
 
     private static final String OPERATOR = "operator/src/main/java/io/etcdoperator/operator/";
+    private static final String LOCAL_KUBE = "local-kube/src/main/java/io/etcdoperator/localkube/";
 
     /**
      * Over budget today, with the size they may not exceed: split them rather than raise a number. Sizes are
@@ -42,7 +43,10 @@ class SourceRulesTest {
             Map.entry(OPERATOR + "planner/ObservedMember.java", 401),
             Map.entry(OPERATOR + "resources/MemberPods.java", 489),
             Map.entry(OPERATOR + "snapshot/ScheduleReconcile.java", 419),
-            Map.entry(OPERATOR + "snapshot/SnapshotReconcile.java", 420));
+            Map.entry(OPERATOR + "snapshot/SnapshotReconcile.java", 407),
+            Map.entry(LOCAL_KUBE + "ApiExtensionsServer.java", 407),
+            Map.entry(LOCAL_KUBE + "node/PodWorker.java", 751),
+            Map.entry(LOCAL_KUBE + "node/SimulatedNode.java", 406));
 
     private static final Map<String, Integer> LONG_METHODS = Map.ofEntries(
             Map.entry(OPERATOR + "Main.java#call", 67),
@@ -56,7 +60,13 @@ class SourceRulesTest {
             Map.entry(OPERATOR + "planner/QuorumLoss.java#next", 63),
             Map.entry(OPERATOR + "resources/MemberPods.java#template", 63),
             Map.entry(OPERATOR + "snapshot/ScheduleReconcile.java#reconcile", 87),
-            Map.entry(OPERATOR + "status/ClusterHealth.java#assess", 86));
+            Map.entry(OPERATOR + "status/ClusterHealth.java#assess", 86),
+            Map.entry(LOCAL_KUBE + "ApiExtensionsServer.java#serveThroughAggregator", 79),
+            Map.entry(LOCAL_KUBE + "Main.java#Main", 82),
+            Map.entry(LOCAL_KUBE + "Main.java#main", 80),
+            Map.entry(LOCAL_KUBE + "node/NodeObjects.java#status", 70),
+            Map.entry(LOCAL_KUBE + "node/PodWorker.java#startRun", 89),
+            Map.entry(LOCAL_KUBE + "node/RuncContainer.java#config", 87));
 
     /** Two types of one simple name in one file (PodDisruptionBudget of policy/v1 and v1beta1) need one spelled out. */
     private static final Set<String> QUALIFIED_ON_PURPOSE = Set.of("io.fabric8.kubernetes.api.model.policy.v1beta1");

@@ -5,9 +5,11 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -25,7 +27,7 @@ final class FleetTimeline {
     private final Map<String, Map<String, List<Instant>>> reasons = new HashMap<>();
     private final Map<String, Integer> passes = new HashMap<>();
     private final Map<String, Integer> refusedAdds = new HashMap<>();
-    private final java.util.Set<String> threads = new java.util.HashSet<>();
+    private final Set<String> threads = new HashSet<>();
 
     static FleetTimeline parse(Stream<String> lines) {
         FleetTimeline timeline = new FleetTimeline();

@@ -2,6 +2,7 @@ package io.etcdoperator.e2e.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdoperator.e2e.ApiServerAudit;
 import io.etcdoperator.e2e.E2eEnvironment;
 import io.etcdoperator.localkube.LocalKubernetesOptions;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -16,8 +17,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,8 +90,7 @@ class SimulatedFleetBench {
                     + Math.round(peakRss) + " MiB");
 
             Thread.sleep(Duration.ofSeconds(settleSeconds)); // a fixed wait by design: "idle" has no event to await
-            var audit = new io.etcdoperator.e2e.ApiServerAudit(
-                    env.kube().controlPlane().auditLog());
+            var audit = new ApiServerAudit(env.kube().controlPlane().auditLog());
             long idleMark = audit.mark();
             ProcessUsage idleStart = ProcessUsage.of(operator);
             double idleRss = idleStart.rssMib();
@@ -102,7 +104,7 @@ class SimulatedFleetBench {
             String rssSplit = ProcessUsage.rssSplit(operator);
             ApiServerRequests requestsIdle = requests(env);
             passes.put("in the settle + idle window", passes(env).since(passesReady));
-            Map<String, Long> operatorIdle = new java.util.TreeMap<>();
+            Map<String, Long> operatorIdle = new TreeMap<>();
             audit.operatorRequestsSince(idleMark)
                     .forEach(r -> operatorIdle.merge(r.verb() + " " + r.resource(), 1L, Long::sum));
             // after the idle window: its full collection would disturb it
@@ -299,13 +301,13 @@ class SimulatedFleetBench {
         return index < times.size() ? Duration.between(start, times.get(Math.max(0, index))) : Duration.ZERO;
     }
 
-    private String median(java.util.function.Function<String, Double> per) {
+    private String median(Function<String, Double> per) {
         return String.format(
                 "%.0f",
                 FleetTimeline.percentile(created.keySet().stream().map(per).toList(), 50));
     }
 
-    private String max(java.util.function.Function<String, Double> per) {
+    private String max(Function<String, Double> per) {
         return String.format(
                 "%.0f",
                 FleetTimeline.percentile(created.keySet().stream().map(per).toList(), 100));

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -113,8 +114,8 @@ final class BridgeNetwork implements PodNetwork {
     }
 
     @Override
-    public java.util.Optional<String> dnsServer() {
-        return java.util.Optional.of(gateway());
+    public Optional<String> dnsServer() {
+        return Optional.of(gateway());
     }
 
     @Override

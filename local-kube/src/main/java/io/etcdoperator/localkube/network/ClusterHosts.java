@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -92,7 +93,7 @@ public final class ClusterHosts implements AutoCloseable {
     }
 
     /** The address of a cluster name (lower case, without the trailing dot), as the hosts files have it now. */
-    public java.util.Optional<String> address(String name) {
+    public Optional<String> address(String name) {
         return HostsEntries.compute(pods.getStore().list(), services.getStore().list(), clusterDomain).stream()
                 .filter(entry -> entry.names().stream().anyMatch(n -> n.equalsIgnoreCase(name)))
                 .map(HostsEntries.Entry::ip)

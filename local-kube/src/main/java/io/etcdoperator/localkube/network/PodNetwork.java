@@ -1,6 +1,7 @@
 package io.etcdoperator.localkube.network;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 /** Gives Pods their own IP addresses; one per local cluster, shared by its nodes. */
 public interface PodNetwork extends AutoCloseable {
@@ -15,8 +16,8 @@ public interface PodNetwork extends AutoCloseable {
     String hostAddress();
 
     /** Where Pods send DNS queries (their resolv.conf names it), when they have a resolver of their own. */
-    default java.util.Optional<String> dnsServer() {
-        return java.util.Optional.empty();
+    default Optional<String> dnsServer() {
+        return Optional.empty();
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** A container's environment as the kubelet builds it: envFrom, then env in order with $(VAR) expansion. */
 final class ContainerEnvironment {
@@ -42,7 +43,7 @@ final class ContainerEnvironment {
 
     /** Throws {@link VolumeNotReady} when a referenced Secret or ConfigMap key is missing and not optional. */
     Map<String, String> resolve(Container container) {
-        Map<String, String> env = new LinkedHashMap<>(new java.util.TreeMap<>(serviceVariables));
+        Map<String, String> env = new LinkedHashMap<>(new TreeMap<>(serviceVariables));
         if (container.getEnvFrom() != null) {
             container.getEnvFrom().forEach(source -> addAll(env, source));
         }

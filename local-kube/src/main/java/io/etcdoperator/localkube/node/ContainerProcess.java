@@ -1,6 +1,7 @@
 package io.etcdoperator.localkube.node;
 
 import io.etcdoperator.localkube.network.HostCommand;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -34,7 +35,7 @@ final class ContainerProcess {
             ProcessBuilder builder = new ProcessBuilder(commandLine)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             builder.environment().clear();
             builder.environment().put("PATH", PATH);
             builder.environment().put("HOME", "/root");

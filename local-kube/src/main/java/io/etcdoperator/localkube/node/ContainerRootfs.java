@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -35,14 +36,14 @@ public record ContainerRootfs(
             for (Map.Entry<String, Path> file : files.entrySet()) {
                 Path target = inside(root, file.getKey());
                 Files.createDirectories(target.getParent());
-                Files.copy(file.getValue(), target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(file.getValue(), target, StandardCopyOption.REPLACE_EXISTING);
                 Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
                 libraries.addAll(linked(file.getValue()));
             }
             for (String library : libraries) {
                 Path target = inside(root, library);
                 Files.createDirectories(target.getParent());
-                Files.copy(Path.of(library), target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(Path.of(library), target, StandardCopyOption.REPLACE_EXISTING);
             }
             Files.createDirectories(root.resolve("etc"));
             Files.writeString(

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.SecurityContext;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -84,7 +85,7 @@ record ContainerSecurity(
     }
 
     private static String name(String capability) {
-        String upper = capability.toUpperCase(java.util.Locale.ROOT);
+        String upper = capability.toUpperCase(Locale.ROOT);
         return upper.startsWith("CAP_") ? upper.substring(4) : upper;
     }
 

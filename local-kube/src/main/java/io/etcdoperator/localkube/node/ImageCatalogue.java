@@ -1,5 +1,6 @@
 package io.etcdoperator.localkube.node;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -101,7 +102,7 @@ public final class ImageCatalogue {
      * The restore tools the operator image ships ({@code v3.4/etcdctl}, {@code v3.5/etcdutl} and {@code etcdctl}) as
      * links under {@code dir} to the binaries behind the etcd images; pass {@code dir} as {@code --etcd-tools-dir}.
      */
-    public static Path etcdTools(Path dir) throws java.io.IOException {
+    public static Path etcdTools(Path dir) throws IOException {
         Path etcd34 = binaryDir("etcd34.bin", "ETCD34_BIN", Path.of("/usr/bin"));
         Path etcd35 = binaryDir(
                 "etcd35.bin",
@@ -113,7 +114,7 @@ public final class ImageCatalogue {
         return dir;
     }
 
-    private static void link(Path versionDir, Path binaries, String tool) throws java.io.IOException {
+    private static void link(Path versionDir, Path binaries, String tool) throws IOException {
         Files.createDirectories(versionDir);
         Path target = binaries.resolve(tool).toAbsolutePath();
         Path link = versionDir.resolve(tool);

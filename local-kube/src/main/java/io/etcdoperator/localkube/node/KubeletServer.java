@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 
@@ -55,7 +57,7 @@ final class KubeletServer implements AutoCloseable {
             try {
                 Socket socket = server.accept();
                 connections.execute(() -> serve(socket));
-            } catch (IOException | java.util.concurrent.RejectedExecutionException e) {
+            } catch (IOException | RejectedExecutionException e) {
                 if (!server.isClosed()) {
                     LOG.log(Level.WARNING, "kubelet port of node " + node.name() + ": " + e.getMessage());
                 }
@@ -164,8 +166,7 @@ final class KubeletServer implements AutoCloseable {
         return 0;
     }
 
-    private static void follow(Path log, long position, OutputStream body, java.util.function.BooleanSupplier live)
-            throws IOException {
+    private static void follow(Path log, long position, OutputStream body, BooleanSupplier live) throws IOException {
         try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
             byte[] buffer = new byte[8192];
             boolean last = false;

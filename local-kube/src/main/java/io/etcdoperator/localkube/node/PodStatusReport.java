@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Derives a Pod's status from its containers the way the kubelet does: phase, the four conditions (keeping each
@@ -33,10 +34,10 @@ final class PodStatusReport {
             boolean initFailed,
             boolean initDone,
             String qosClass,
-            java.util.Optional<String> evicted) {
+            Optional<String> evicted) {
 
         PodView(String podIp, String hostIp, Instant startTime, boolean initFailed, boolean initDone, String qosClass) {
-            this(podIp, hostIp, startTime, initFailed, initDone, qosClass, java.util.Optional.empty());
+            this(podIp, hostIp, startTime, initFailed, initDone, qosClass, Optional.empty());
         }
     }
 

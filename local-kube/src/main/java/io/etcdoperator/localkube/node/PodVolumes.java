@@ -21,6 +21,7 @@ import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -97,11 +98,7 @@ final class PodVolumes implements AutoCloseable {
         Path next = file.resolveSibling("." + file.getFileName() + ".next");
         try {
             writeFile(next, content, mode);
-            Files.move(
-                    next,
-                    file,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot refresh " + file, e);
         }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -411,7 +412,7 @@ final class PodWorker {
             afterExit(slot, policy, 128, Duration.ZERO);
             return;
         }
-        Map<String, String> processEnv = new java.util.LinkedHashMap<>(env);
+        Map<String, String> processEnv = new LinkedHashMap<>(env);
         processEnv.putIfAbsent(
                 "HOSTNAME", Objects.requireNonNullElse(pod.getSpec().getHostname(), name));
         List<ContainerLaunch.Mount> mounts = mounts(slot.spec);
@@ -602,7 +603,7 @@ final class PodWorker {
                         initFailed,
                         stage == Stage.MAIN || (stage == Stage.FINISHED && !initFailed),
                         qosClass(),
-                        java.util.Optional.ofNullable(evicted)),
+                        Optional.ofNullable(evicted)),
                 initSlots,
                 slots);
         if (status.equals(published)) {

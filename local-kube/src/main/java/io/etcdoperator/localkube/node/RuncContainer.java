@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -155,7 +156,7 @@ final class RuncContainer {
         ArrayNode args = process.putArray("args");
         spec.args().forEach(args::add);
         ArrayNode env = process.putArray("env");
-        Map<String, String> merged = new java.util.LinkedHashMap<>();
+        Map<String, String> merged = new LinkedHashMap<>();
         image.env().forEach(variable -> {
             int eq = variable.indexOf('=');
             merged.put(variable.substring(0, eq), variable.substring(eq + 1));

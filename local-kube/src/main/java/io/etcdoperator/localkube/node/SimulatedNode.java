@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.lang.System.Logger.Level;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -66,7 +67,7 @@ public final class SimulatedNode implements AutoCloseable {
         String bridge = facilities.network().hostAddress();
         if (!bridge.startsWith("127.")) {
             kubernetesService = KubernetesServiceRelay.start(
-                    bridge, java.net.URI.create(client.getMasterUrl().toString()));
+                    bridge, URI.create(client.getMasterUrl().toString()));
         }
         try {
             client.nodes().resource(NodeObjects.node(options)).create();

@@ -9,6 +9,7 @@ import io.etcd.jetcd.api.MemberRemoveRequest;
 import io.etcd.jetcd.api.MemberRemoveResponse;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
@@ -52,7 +53,7 @@ final class ClusterService extends ClusterGrpc.ClusterImplBase {
     public void memberAdd(MemberAddRequest request, StreamObserver<MemberAddResponse> observer) {
         member.answer(observer, () -> {
             if (request.getPeerURLsCount() != 1) {
-                throw new EtcdRefusal(io.grpc.Status.Code.INVALID_ARGUMENT, "simulated etcd: one peer URL per member");
+                throw new EtcdRefusal(Status.Code.INVALID_ARGUMENT, "simulated etcd: one peer URL per member");
             }
             MemberView added = member.cluster.add(request.getPeerURLs(0), request.getIsLearner());
             return MemberAddResponse.newBuilder()

@@ -1,5 +1,6 @@
 package io.etcdoperator.localkube.simetcd;
 
+import io.grpc.Status;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -206,8 +207,7 @@ public final class SimulatedCluster {
         }
         if (!password.equals(users.get(name))) {
             throw new EtcdRefusal(
-                    io.grpc.Status.Code.INVALID_ARGUMENT,
-                    "etcdserver: authentication failed, invalid user ID or password");
+                    Status.Code.INVALID_ARGUMENT, "etcdserver: authentication failed, invalid user ID or password");
         }
         String token = Long.toHexString(nonZero()) + "." + index;
         tokens.put(token, name);
@@ -220,10 +220,10 @@ public final class SimulatedCluster {
             return;
         }
         if (token == null) {
-            throw new EtcdRefusal(io.grpc.Status.Code.INVALID_ARGUMENT, "etcdserver: user name is empty");
+            throw new EtcdRefusal(Status.Code.INVALID_ARGUMENT, "etcdserver: user name is empty");
         }
         if (!tokens.containsKey(token)) {
-            throw new EtcdRefusal(io.grpc.Status.Code.UNAUTHENTICATED, "etcdserver: invalid auth token");
+            throw new EtcdRefusal(Status.Code.UNAUTHENTICATED, "etcdserver: invalid auth token");
         }
     }
 

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -164,7 +165,7 @@ public final class LocalVolumeProvisioner implements AutoCloseable {
     }
 
     /** Calls {@code action} on adds and updates; deletions need no work. */
-    private record Handler<T>(java.util.function.Consumer<T> action) implements ResourceEventHandler<T> {
+    private record Handler<T>(Consumer<T> action) implements ResourceEventHandler<T> {
         @Override
         public void onAdd(T obj) {
             run(obj);

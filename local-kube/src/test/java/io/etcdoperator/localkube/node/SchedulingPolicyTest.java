@@ -2,10 +2,12 @@ package io.etcdoperator.localkube.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,7 +97,7 @@ class SchedulingPolicyTest {
 
     private static Node tainted(Node node) {
         node.getSpec()
-                .setTaints(List.of(new io.fabric8.kubernetes.api.model.TaintBuilder()
+                .setTaints(List.of(new TaintBuilder()
                         .withKey("node.kubernetes.io/unreachable")
                         .withEffect("NoSchedule")
                         .build()));
@@ -118,7 +120,7 @@ class SchedulingPolicyTest {
     private static Pod member(String name) {
         Pod pod = pod(name, Map.of("app", "etcd"));
         pod.getSpec()
-                .setAffinity(new io.fabric8.kubernetes.api.model.AffinityBuilder()
+                .setAffinity(new AffinityBuilder()
                         .withNewPodAntiAffinity()
                         .addNewRequiredDuringSchedulingIgnoredDuringExecution()
                         .withNewLabelSelector()

@@ -20,6 +20,7 @@ import java.net.ServerSocket;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +80,7 @@ class SimulatedEtcdTest {
         assertThat(status.getUnknownFields().getField(10).getVarintList()).containsExactly(1L);
     }
 
-    private java.util.Optional<SimulatedEtcd.RunningMember> start(EtcdFlags flags) {
+    private Optional<SimulatedEtcd.RunningMember> start(EtcdFlags flags) {
         var running = etcd.start(flags, "127.0.0.1");
         running.ifPresent(opened::add);
         return running;

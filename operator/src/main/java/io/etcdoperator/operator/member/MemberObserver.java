@@ -2,11 +2,11 @@ package io.etcdoperator.operator.member;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
-import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.planner.MemberView;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.resources.AgentImage;
+import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.MemberTlsView;
@@ -114,26 +114,18 @@ final class MemberObserver {
         return Optional.empty();
     }
 
-    /** Running voters with a Pod, other than (optionally) this member; learners are never dialed. */
+    /** {@link EtcdMembers#voterEndpoints}, other than (optionally) this member. */
     List<URI> voterEndpoints(EtcdMember member, EtcdCluster cluster, boolean excludeSelf) {
-        return client
-                .resources(EtcdMember.class)
-                .inNamespace(member.getMetadata().getNamespace())
-                .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName())
-                .list()
-                .getItems()
-                .stream()
+        List<EtcdMember> members = KubeReads.of(client)
+                .members(
+                        member.getMetadata().getNamespace(),
+                        cluster.getMetadata().getName());
+        return EtcdMembers.voterEndpoints(members.stream()
                 .filter(m -> !excludeSelf
                         || !m.getMetadata()
                                 .getName()
                                 .equals(member.getMetadata().getName()))
-                .filter(m -> m.getMetadata().getDeletionTimestamp() == null
-                        && !Boolean.TRUE.equals(m.getSpec().getDormant()))
-                .filter(m -> m.getStatus() != null
-                        && Boolean.TRUE.equals(m.getStatus().getIsVoter()))
-                .filter(m -> m.getStatus().getPodName() != null)
-                .map(Names::clientUrl)
-                .toList();
+                .toList());
     }
 
     EtcdCluster cluster(EtcdMember member) {

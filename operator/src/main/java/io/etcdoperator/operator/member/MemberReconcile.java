@@ -2,7 +2,6 @@ package io.etcdoperator.operator.member;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
-import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.etcd.Member;
@@ -185,17 +184,15 @@ public class MemberReconcile {
         }
         List<URI> endpoints = observer.voterEndpoints(member, cluster, true);
         if (endpoints.isEmpty()) {
-            boolean others = client
-                    .resources(EtcdMember.class)
-                    .inNamespace(member.getMetadata().getNamespace())
-                    .withLabel(
-                            EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName())
-                    .list()
-                    .getItems()
-                    .stream()
-                    .anyMatch(m -> !m.getMetadata()
-                            .getName()
-                            .equals(member.getMetadata().getName()));
+            boolean others =
+                    apiServer
+                            .members(
+                                    member.getMetadata().getNamespace(),
+                                    cluster.getMetadata().getName())
+                            .stream()
+                            .anyMatch(m -> !m.getMetadata()
+                                    .getName()
+                                    .equals(member.getMetadata().getName()));
             return others
                     ? new Cleanup(false, "no reachable voter to remove this member through")
                     : new Cleanup(true, "last member; nothing to remove it from");

@@ -6,6 +6,9 @@ import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.net.URI;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,6 +16,23 @@ import java.util.Optional;
 public final class EtcdMembers {
 
     private EtcdMembers() {}
+
+    /**
+     * Client URLs of the voters that have a Pod, in name order: what the operator dials outside a cluster pass (a
+     * member's id, MemberRemove, a snapshot). Learners never: they refuse most RPCs.
+     */
+    public static List<URI> voterEndpoints(List<EtcdMember> members) {
+        return members.stream()
+                .filter(m -> m.getMetadata().getDeletionTimestamp() == null
+                        && !Boolean.TRUE.equals(m.getSpec().getDormant()))
+                .filter(m -> m.getStatus() != null
+                        && Boolean.TRUE.equals(m.getStatus().getIsVoter()))
+                .filter(m -> m.getStatus().getPodName() != null
+                        && !m.getStatus().getPodName().isEmpty())
+                .sorted(Comparator.comparing(m -> m.getMetadata().getName()))
+                .map(Names::clientUrl)
+                .toList();
+    }
 
     /**
      * The member as the latched target wants it: the rollable fields taken from the target, identity, bootstrap, initial

@@ -1,15 +1,14 @@
 package io.etcdoperator.operator.snapshot;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
-import io.etcdoperator.api.v1alpha2.EtcdMember;
-import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus;
 import io.etcdoperator.api.v1alpha2.SnapshotArtifact;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.AgentImage;
-import io.etcdoperator.operator.resources.Names;
+import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.resources.SnapshotStorage;
 import io.etcdoperator.operator.snapshot.SnapshotProgress.ClusterState;
@@ -232,22 +231,10 @@ public class SnapshotReconcile {
 
     /** Client URLs of running voters by DNS name; learners refuse the Maintenance RPCs the agent needs. */
     private List<URI> voterEndpoints(EtcdCluster cluster) {
-        return client
-                .resources(EtcdMember.class)
-                .inNamespace(cluster.getMetadata().getNamespace())
-                .withLabel(EtcdOperatorApi.LABEL_CLUSTER, cluster.getMetadata().getName())
-                .list()
-                .getItems()
-                .stream()
-                .filter(m -> m.getMetadata().getDeletionTimestamp() == null
-                        && !Boolean.TRUE.equals(m.getSpec().getDormant()))
-                .filter(m -> m.getStatus() != null
-                        && Boolean.TRUE.equals(m.getStatus().getIsVoter()))
-                .filter(m -> m.getStatus().getPodName() != null
-                        && !m.getStatus().getPodName().isEmpty())
-                .sorted(Comparator.comparing(m -> m.getMetadata().getName()))
-                .map(Names::clientUrl)
-                .toList();
+        return EtcdMembers.voterEndpoints(KubeReads.of(client)
+                .members(
+                        cluster.getMetadata().getNamespace(),
+                        cluster.getMetadata().getName()));
     }
 
     static ClusterState clusterState(EtcdCluster cluster, List<URI> endpoints) {
