@@ -21,13 +21,15 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
     private static final String[] PURE = {
-        "..operator.planner..", "..operator.resources..", "..operator.status..", "..operator.reason.."
+        "..operator.planner..",
+        "..operator.resources..",
+        "..operator.status..",
+        "..operator.reason..",
+        "..operator.schedule.."
     };
-    /** The pure deciders that live beside their controllers: the TLS, snapshot, retention and restore plans. */
+    /** The pure deciders that live beside their controllers: the TLS, snapshot and restore plans. */
     private static final String[] PURE_CLASSES = {
         "io.etcdoperator.operator.tls.IssuedTlsPlanner",
-        "io.etcdoperator.operator.snapshot.RetentionPlan",
-        "io.etcdoperator.operator.snapshot.SchedulePlan",
         "io.etcdoperator.operator.snapshot.SnapshotProgress",
         "io.etcdoperator.operator.snapshot.VerifyProgress",
         "io.etcdoperator.operator.member.RestoreProgress"
@@ -119,6 +121,18 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("io.etcd.jetcd..")
+                .check(classes);
+    }
+
+    /** Snapshot and defrag schedules share the cron, the slot and the retention through {@code schedule} alone. */
+    @Test
+    void theTwoSchedulesShareOnlyTheSchedulePackage() {
+        noClasses()
+                .that()
+                .resideInAPackage("..operator.defrag..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("..operator.snapshot..")
                 .check(classes);
     }
 

@@ -42,7 +42,7 @@ class SourceRulesTest {
             Map.entry(OPERATOR + "cluster/ClusterObserver.java", 549),
             Map.entry(OPERATOR + "planner/ObservedMember.java", 401),
             Map.entry(OPERATOR + "resources/MemberPods.java", 489),
-            Map.entry(OPERATOR + "snapshot/ScheduleReconcile.java", 419),
+            Map.entry(OPERATOR + "snapshot/ScheduleReconcile.java", 418),
             Map.entry(OPERATOR + "snapshot/SnapshotReconcile.java", 407),
             Map.entry(LOCAL_KUBE + "ApiExtensionsServer.java", 407),
             Map.entry(LOCAL_KUBE + "node/PodWorker.java", 751),

@@ -9,11 +9,11 @@ import io.etcdoperator.api.v1alpha2.EtcdDefragStatus;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.Labels;
+import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
-import io.etcdoperator.operator.snapshot.CronSchedule;
-import io.etcdoperator.operator.snapshot.RetentionPlan.Outcome;
-import io.etcdoperator.operator.snapshot.SchedulePlan;
-import io.etcdoperator.operator.snapshot.SnapshotJobs;
+import io.etcdoperator.operator.schedule.CronSchedule;
+import io.etcdoperator.operator.schedule.RetentionPlan.Outcome;
+import io.etcdoperator.operator.schedule.SchedulePlan;
 import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -121,7 +121,7 @@ public class DefragScheduleReconcile {
         return new ArrayList<>(client
                 .resources(EtcdDefrag.class)
                 .inNamespace(schedule.getMetadata().getNamespace())
-                .withLabel(EtcdDefragSchedule.LABEL_SCHEDULE, label(schedule))
+                .withLabel(EtcdDefragSchedule.LABEL_SCHEDULE, Names.labelOf(schedule))
                 .list()
                 .getItems()
                 .stream()
@@ -145,8 +145,8 @@ public class DefragScheduleReconcile {
         run.setMetadata(new ObjectMetaBuilder()
                 .withName(name)
                 .withNamespace(schedule.getMetadata().getNamespace())
-                .withLabels(
-                        Map.of(Labels.MANAGED_BY, Labels.MANAGER, EtcdDefragSchedule.LABEL_SCHEDULE, label(schedule)))
+                .withLabels(Map.of(
+                        Labels.MANAGED_BY, Labels.MANAGER, EtcdDefragSchedule.LABEL_SCHEDULE, Names.labelOf(schedule)))
                 .withOwnerReferences(Owners.controller(schedule))
                 .build());
         EtcdDefragSpec spec = new EtcdDefragSpec();
@@ -217,10 +217,6 @@ public class DefragScheduleReconcile {
         }
         schedule.setStatus(status);
         client.resource(schedule).updateStatus();
-    }
-
-    static String label(EtcdDefragSchedule schedule) {
-        return SnapshotJobs.shorten(schedule.getMetadata().getName(), "");
     }
 
     private static String time(Instant instant) {

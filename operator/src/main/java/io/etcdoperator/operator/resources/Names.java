@@ -3,7 +3,12 @@ package io.etcdoperator.operator.resources;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,6 +24,8 @@ public final class Names {
     static final int GENERATED_SUFFIX = 5;
 
     private static final String CLIENT_SUFFIX = "-client";
+
+    private static final int MAX_LABEL = 63;
 
     private Names() {}
 
@@ -100,5 +107,28 @@ public final class Names {
     public static String clusterToken(EtcdCluster cluster) {
         return cluster.getMetadata().getNamespace() + "-"
                 + cluster.getMetadata().getName() + "-" + cluster.getMetadata().getUid();
+    }
+
+    /** An object's name as a label value: one longer than a label allows keeps a prefix and gains a hash. */
+    public static String labelOf(HasMetadata object) {
+        return shorten(object.getMetadata().getName(), "");
+    }
+
+    /** A name that ends up in a label value (at most 63 characters): a long one keeps a prefix and gains a hash. */
+    public static String shorten(String base, String suffix) {
+        if (base.length() + suffix.length() <= MAX_LABEL) {
+            return base + suffix;
+        }
+        String hash = HexFormat.of().formatHex(sha256(base)).substring(0, 8);
+        String head = base.substring(0, MAX_LABEL - suffix.length() - hash.length() - 1);
+        return head + "-" + hash + suffix;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -11,8 +11,12 @@ import io.etcdoperator.api.v1alpha2.ScheduleFailure;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.Labels;
+import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
-import io.etcdoperator.operator.snapshot.RetentionPlan.Outcome;
+import io.etcdoperator.operator.schedule.CronSchedule;
+import io.etcdoperator.operator.schedule.RetentionPlan;
+import io.etcdoperator.operator.schedule.RetentionPlan.Outcome;
+import io.etcdoperator.operator.schedule.SchedulePlan;
 import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
@@ -164,7 +168,7 @@ public class ScheduleReconcile {
         return new ArrayList<>(client
                 .resources(EtcdSnapshot.class)
                 .inNamespace(schedule.getMetadata().getNamespace())
-                .withLabel(EtcdSnapshotSchedule.LABEL_SCHEDULE, scheduleLabel(schedule))
+                .withLabel(EtcdSnapshotSchedule.LABEL_SCHEDULE, Names.labelOf(schedule))
                 .list()
                 .getItems()
                 .stream()
@@ -192,7 +196,7 @@ public class ScheduleReconcile {
         String name = SchedulePlan.snapshotName(schedule.getMetadata().getName(), slot);
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Labels.MANAGED_BY, Labels.MANAGER);
-        labels.put(EtcdSnapshotSchedule.LABEL_SCHEDULE, scheduleLabel(schedule));
+        labels.put(EtcdSnapshotSchedule.LABEL_SCHEDULE, Names.labelOf(schedule));
         EtcdSnapshot snapshot = new EtcdSnapshot();
         snapshot.setMetadata(new ObjectMetaBuilder()
                 .withName(name)
@@ -402,11 +406,6 @@ public class ScheduleReconcile {
         }
         schedule.setStatus(status);
         client.resource(schedule).updateStatus();
-    }
-
-    /** Schedule names may be longer than a label value allows. */
-    static String scheduleLabel(EtcdSnapshotSchedule schedule) {
-        return SnapshotJobs.shorten(schedule.getMetadata().getName(), "");
     }
 
     private static Instant created(String timestamp, Instant fallback) {

@@ -9,6 +9,7 @@ import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.MemberTlsView;
+import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.resources.SnapshotKeys;
 import io.etcdoperator.operator.resources.SnapshotStorage;
@@ -24,12 +25,8 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,20 +53,19 @@ public final class SnapshotJobs {
     static final int BACKOFF_LIMIT = 2;
 
     static final long ACTIVE_DEADLINE_SECONDS = 1800;
-    private static final int MAX_NAME = 63;
 
     private SnapshotJobs() {}
 
     public static String saveJobName(EtcdSnapshot snapshot) {
-        return shorten(snapshot.getMetadata().getName(), "-snapshot");
+        return Names.shorten(snapshot.getMetadata().getName(), "-snapshot");
     }
 
     public static String verifyJobName(EtcdSnapshot snapshot) {
-        return shorten(snapshot.getMetadata().getName(), "-verify");
+        return Names.shorten(snapshot.getMetadata().getName(), "-verify");
     }
 
     public static String pruneJobName(EtcdSnapshot snapshot) {
-        return shorten(snapshot.getMetadata().getName(), "-prune");
+        return Names.shorten(snapshot.getMetadata().getName(), "-prune");
     }
 
     /**
@@ -299,9 +295,9 @@ public final class SnapshotJobs {
                 : snapshot.getSpec().getClusterRef().getName();
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Labels.NAME, "etcd-snapshot");
-        labels.put(Labels.INSTANCE, shorten(cluster, ""));
+        labels.put(Labels.INSTANCE, Names.shorten(cluster, ""));
         labels.put(Labels.MANAGED_BY, Labels.MANAGER);
-        labels.put(LABEL_SNAPSHOT, shorten(snapshot.getMetadata().getName(), ""));
+        labels.put(LABEL_SNAPSHOT, Names.shorten(snapshot.getMetadata().getName(), ""));
         return labels;
     }
 
@@ -324,23 +320,5 @@ public final class SnapshotJobs {
                 .withMountPath(path)
                 .withReadOnly(true)
                 .build();
-    }
-
-    /** Job names end up in a Pod label (at most 63 characters): long names keep a prefix and gain a hash. */
-    public static String shorten(String base, String suffix) {
-        if (base.length() + suffix.length() <= MAX_NAME) {
-            return base + suffix;
-        }
-        String hash = HexFormat.of().formatHex(sha256(base)).substring(0, 8);
-        String head = base.substring(0, MAX_NAME - suffix.length() - hash.length() - 1);
-        return head + "-" + hash + suffix;
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -11,6 +11,7 @@ import io.etcdoperator.api.v1alpha2.SnapshotArtifact;
 import io.etcdoperator.api.v1alpha2.SnapshotRetention;
 import io.etcdoperator.operator.MovableClock;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.schedule.SchedulePlan;
 import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

@@ -15,6 +15,7 @@ import io.etcdoperator.api.v1alpha2.SnapshotLocation;
 import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.Fixtures;
 import io.etcdoperator.operator.resources.Golden;
+import io.etcdoperator.operator.resources.Names;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -177,11 +178,11 @@ class SnapshotJobGoldenTest {
     void longNamesAreShortenedToALabelValueAndStayDistinct() {
         String longName = "a".repeat(70);
 
-        String one = SnapshotJobs.shorten(longName + "-202611221400", "-snapshot");
-        String two = SnapshotJobs.shorten(longName + "-202611221500", "-snapshot");
+        String one = Names.shorten(longName + "-202611221400", "-snapshot");
+        String two = Names.shorten(longName + "-202611221500", "-snapshot");
 
         assertThat(one).hasSizeLessThanOrEqualTo(63).endsWith("-snapshot").isNotEqualTo(two);
-        assertThat(SnapshotJobs.shorten("short", "-prune")).isEqualTo("short-prune");
+        assertThat(Names.shorten("short", "-prune")).isEqualTo("short-prune");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.snapshot;
+package io.etcdoperator.operator.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.snapshot;
+package io.etcdoperator.operator.schedule;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,11 +1,11 @@
-package io.etcdoperator.operator.snapshot;
+package io.etcdoperator.operator.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdoperator.operator.snapshot.RetentionPlan.Outcome;
-import io.etcdoperator.operator.snapshot.SchedulePlan.Decision;
-import io.etcdoperator.operator.snapshot.SchedulePlan.Observation;
-import io.etcdoperator.operator.snapshot.SchedulePlan.Snapshot;
+import io.etcdoperator.operator.schedule.RetentionPlan.Outcome;
+import io.etcdoperator.operator.schedule.SchedulePlan.Decision;
+import io.etcdoperator.operator.schedule.SchedulePlan.Observation;
+import io.etcdoperator.operator.schedule.SchedulePlan.Snapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;

@@ -1,10 +1,10 @@
-package io.etcdoperator.operator.snapshot;
+package io.etcdoperator.operator.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.etcdoperator.operator.snapshot.RetentionPlan.Candidate;
-import io.etcdoperator.operator.snapshot.RetentionPlan.Outcome;
+import io.etcdoperator.operator.schedule.RetentionPlan.Candidate;
+import io.etcdoperator.operator.schedule.RetentionPlan.Outcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;

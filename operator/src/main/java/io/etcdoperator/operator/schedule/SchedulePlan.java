@@ -1,7 +1,7 @@
-package io.etcdoperator.operator.snapshot;
+package io.etcdoperator.operator.schedule;
 
-import io.etcdoperator.operator.snapshot.RetentionPlan.Candidate;
-import io.etcdoperator.operator.snapshot.RetentionPlan.Outcome;
+import io.etcdoperator.operator.schedule.RetentionPlan.Candidate;
+import io.etcdoperator.operator.schedule.RetentionPlan.Outcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -21,7 +21,7 @@ import java.util.TreeSet;
 public final class SchedulePlan {
 
     /** While a snapshot runs or a prune is in flight, look again this often even if the next firing is far away. */
-    static final Duration BUSY_POLL = Duration.ofSeconds(15);
+    public static final Duration BUSY_POLL = Duration.ofSeconds(15);
     /** Bounds the catch-up walk over missed firings (a minutely schedule missed for over a week fires once anyway). */
     private static final int MAX_MISSED = 20_000;
 
