@@ -15,11 +15,14 @@ import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.defrag.DefragRuns;
 import io.etcdoperator.operator.events.InstantAnnotation;
+import io.etcdoperator.operator.planner.ClaimSize;
 import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.Maintenance;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
+import io.etcdoperator.operator.planner.PodDrift;
+import io.etcdoperator.operator.planner.StrandedPods;
 import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
@@ -36,7 +39,6 @@ import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.time.Instant;
@@ -109,7 +111,7 @@ public class ClusterObserver {
         Set<Pod> all = new HashSet<>(labelled.values());
         all.addAll(pods.values());
         Map<String, ObservedMember.NodeDown> down = nodes.down(all);
-        List<ObservedCluster.StrandedPod> stranded = stranded(members, labelled, down);
+        List<ObservedCluster.StrandedPod> stranded = StrandedPods.of(members, labelled, down);
         Optional<Instant> restartAt = restartAt(cluster);
         ObservedClusterSpec target = cluster.getStatus().getObserved();
         Optional<Maintenance.QuorumRecovery> recovery = RecoveryRequest.read(cluster, members, pods);
@@ -198,8 +200,9 @@ public class ClusterObserver {
             Optional<EndpointStatus> endpoint =
                     etcd == null ? Optional.empty() : endpointStatus(m, pod, etcd, membership, now);
             PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
-            Optional<RestartReason> why = outdated(m, pod, target, restartAt, now, revisions)
-                    .or(() -> seedStartsNew(m, pod, cluster.getStatus().getClusterID() != null));
+            boolean formed = cluster.getStatus().getClusterID() != null;
+            Optional<RestartReason> why =
+                    PodDrift.reason(driftFacts(m, pod, target, restartAt, revisions, formed), now);
             Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod)
                     .filter(p -> !MemberPods.ready(p))
                     .map(p -> down.get(p.getSpec().getNodeName()));
@@ -212,7 +215,7 @@ public class ClusterObserver {
                             why,
                             endpoint,
                             servesBeforeProbe(m, pod, endpoint, now),
-                            volumeBehind(pvc, target),
+                            ClaimSize.behind(pvc, target),
                             nodeDown,
                             PodScheduling.unrunnable(pod, PodScheduling.progressDeadline(cluster))),
                     now));
@@ -313,10 +316,7 @@ public class ClusterObserver {
         return new ObservedCluster.AuthView(wanted, latched, etcdRequiresAuth, password);
     }
 
-    /**
-     * Why this member's Pod is not what the latched target builds, if it is not. A Pod without a revision (created by
-     * an older operator) counts as built from its EtcdMember's spec.
-     */
+    /** Why this member's Pod is not what the latched target builds, if it is not ({@link PodDrift} judges). */
     static Optional<RestartReason> outdated(
             EtcdMember m,
             Pod pod,
@@ -324,61 +324,59 @@ public class ClusterObserver {
             Optional<Instant> restartAt,
             Instant now,
             PodRevisions revisions) {
-        String initial = m.getSpec().getInitialCluster();
-        if (target == null
-                || initial == null
-                || initial.isEmpty()
-                || Boolean.TRUE.equals(m.getSpec().getDormant())) {
-            return Optional.empty();
-        }
-        Pod live = pod == null || pod.getMetadata().getDeletionTimestamp() != null ? null : pod;
-        String wanted = revisions.wanted(m, target);
-        String has = Optional.ofNullable(live)
-                .map(p -> p.getMetadata().getAnnotations())
-                .map(a -> a.get(EtcdOperatorApi.ANNOTATION_REVISION))
-                .orElseGet(() -> MemberPods.revision(m));
-        if (!wanted.equals(has)) {
-            if (!Objects.equals(m.getSpec().getVersion(), target.getVersion())) {
-                return Optional.of(RestartReason.VERSION_CHANGED);
-            }
-            Map<String, String> wants = m.getMetadata().getAnnotations() == null
-                    ? Map.of()
-                    : m.getMetadata().getAnnotations();
-            Map<String, String> runs = live == null || live.getMetadata().getAnnotations() == null
-                    ? Map.of()
-                    : live.getMetadata().getAnnotations();
-            boolean materialChanged = live != null
-                    && (!MemberMaterial.fromAnnotations(wants).equals(MemberMaterial.fromAnnotations(runs))
-                            || !Objects.equals(
-                                    wants.get(TlsSecretVersions.ANNOTATION), runs.get(TlsSecretVersions.ANNOTATION)));
-            return Optional.of(materialChanged ? RestartReason.CERTIFICATE_RENEWED : RestartReason.SPEC_CHANGED);
-        }
-        boolean requested = live != null
-                && restartAt
-                        .filter(at -> !at.isAfter(now))
-                        .map(at -> Instant.parse(live.getMetadata().getCreationTimestamp())
-                                .isBefore(at))
-                        .orElse(false);
-        return requested ? Optional.of(RestartReason.RESTART_REQUESTED) : Optional.empty();
+        return PodDrift.reason(driftFacts(m, pod, target, restartAt, revisions, false), now);
+    }
+
+    /** A formed PVC cluster's seed whose Pod still starts "new" ({@link PodDrift} judges). */
+    static Optional<RestartReason> seedStartsNew(EtcdMember m, Pod pod, boolean formed) {
+        return PodDrift.reason(driftFacts(m, pod, null, Optional.empty(), null, formed), Instant.EPOCH);
     }
 
     /**
-     * A PVC seed whose running Pod still says --initial-cluster-state=new (its first start) would form a second cluster
-     * if its volume came back empty; restarted once with existing, such a start fails instead and is seen as DataLost.
-     * Memory seeds keep their tmpfs across container restarts and lose it only with the Pod, which replaces them.
+     * What {@link PodDrift} judges, read off the member, its Pod and the target. A Pod without a revision (created by an
+     * older operator) counts as built from its EtcdMember's spec.
      */
-    static Optional<RestartReason> seedStartsNew(EtcdMember m, Pod pod, boolean formed) {
-        if (!formed
-                || pod == null
-                || pod.getMetadata().getDeletionTimestamp() != null
-                || !Boolean.TRUE.equals(m.getSpec().getBootstrap())
-                || MemberPods.memoryBacked(m.getSpec())) {
-            return Optional.empty();
-        }
-        boolean startsNew = pod.getSpec().getContainers().stream()
+    static PodDrift.Facts driftFacts(
+            EtcdMember m,
+            Pod pod,
+            ObservedClusterSpec target,
+            Optional<Instant> restartAt,
+            PodRevisions revisions,
+            boolean formed) {
+        String initial = m.getSpec().getInitialCluster();
+        boolean judged = target != null
+                && initial != null
+                && !initial.isEmpty()
+                && !Boolean.TRUE.equals(m.getSpec().getDormant());
+        Optional<Pod> live =
+                Optional.ofNullable(pod).filter(p -> p.getMetadata().getDeletionTimestamp() == null);
+        Map<String, String> runs =
+                live.map(p -> p.getMetadata().getAnnotations()).orElse(Map.of());
+        Map<String, String> wants =
+                Optional.ofNullable(m.getMetadata().getAnnotations()).orElse(Map.of());
+        boolean materialDiffers = live.isPresent()
+                && (!MemberMaterial.fromAnnotations(wants).equals(MemberMaterial.fromAnnotations(runs))
+                        || !Objects.equals(
+                                wants.get(TlsSecretVersions.ANNOTATION), runs.get(TlsSecretVersions.ANNOTATION)));
+        boolean startsNew = live.stream()
+                .flatMap(p -> p.getSpec().getContainers().stream())
                 .filter(c -> MemberPods.CONTAINER.equals(c.getName()))
                 .anyMatch(c -> c.getArgs() != null && c.getArgs().contains("--initial-cluster-state=new"));
-        return startsNew ? Optional.of(RestartReason.CLUSTER_FORMED) : Optional.empty();
+        return new PodDrift.Facts(
+                judged,
+                live.isPresent(),
+                judged ? revisions.wanted(m, target) : "",
+                judged
+                        ? Optional.ofNullable(runs.get(EtcdOperatorApi.ANNOTATION_REVISION))
+                                .orElseGet(() -> MemberPods.revision(m))
+                        : "",
+                m.getSpec().getVersion(),
+                target == null ? null : target.getVersion(),
+                materialDiffers,
+                restartAt,
+                live.map(p -> p.getMetadata().getCreationTimestamp()).map(Instant::parse),
+                formed && Boolean.TRUE.equals(m.getSpec().getBootstrap()) && !MemberPods.memoryBacked(m.getSpec()),
+                startsNew);
     }
 
     /** The user's "restart now" (see InstantAnnotation). */
@@ -417,43 +415,6 @@ public class ClusterObserver {
                         || (m.getStatus() != null
                                 && Boolean.TRUE.equals(m.getStatus().getIsVoter())))
                 .map(Names::clientUrl)
-                .toList();
-    }
-
-    /** The claim asks for less than the latched size (a claim being resized already asks for the new size). */
-    static boolean volumeBehind(PersistentVolumeClaim pvc, ObservedClusterSpec target) {
-        if (pvc == null
-                || target == null
-                || target.getStorage() == null
-                || target.getStorage().getSize() == null
-                || pvc.getSpec().getResources() == null
-                || pvc.getSpec().getResources().getRequests() == null) {
-            return false;
-        }
-        Quantity requested = pvc.getSpec().getResources().getRequests().get("storage");
-        return requested != null
-                && requested
-                                .getNumericalAmount()
-                                .compareTo(target.getStorage().getSize().getNumericalAmount())
-                        < 0;
-    }
-
-    /**
-     * Member Pods being deleted whose EtcdMember is gone (its finalizer ran MemberRemove) on a node that is not Ready:
-     * no kubelet will confirm their deletion.
-     */
-    static List<ObservedCluster.StrandedPod> stranded(
-            List<EtcdMember> members, Map<String, Pod> pods, Map<String, ObservedMember.NodeDown> down) {
-        Set<String> names = members.stream().map(m -> m.getMetadata().getName()).collect(Collectors.toSet());
-        return pods.values().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() != null
-                        && !names.contains(p.getMetadata().getName()))
-                .filter(p -> p.getMetadata().getOwnerReferences() != null
-                        && p.getMetadata().getOwnerReferences().stream()
-                                .anyMatch(o -> EtcdMember.class.getSimpleName().equals(o.getKind())))
-                .filter(p -> down.containsKey(p.getSpec().getNodeName()))
-                .map(p -> new ObservedCluster.StrandedPod(
-                        p.getMetadata().getName(), down.get(p.getSpec().getNodeName())))
                 .toList();
     }
 

@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.cluster;
+package io.etcdoperator.operator.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,7 +21,7 @@ class StrandedPodsTest {
     @Test
     void aTerminatingPodOfAGoneMemberOnADownNodeIsStranded() {
         Map<String, Pod> pods = Map.of("c", pod("c", "node-3", true, "EtcdMember"));
-        assertThat(ClusterObserver.stranded(List.of(), pods, Map.of("node-3", DOWN)))
+        assertThat(StrandedPods.of(List.of(), pods, Map.of("node-3", DOWN)))
                 .containsExactly(new StrandedPod("c", DOWN));
     }
 
@@ -30,13 +30,13 @@ class StrandedPodsTest {
         EtcdMember c = new EtcdMember();
         c.setMetadata(new ObjectMetaBuilder().withName("c").build());
         Map<String, NodeDown> down = Map.of("node-3", DOWN);
-        assertThat(ClusterObserver.stranded(List.of(c), Map.of("c", pod("c", "node-3", true, "EtcdMember")), down))
+        assertThat(StrandedPods.of(List.of(c), Map.of("c", pod("c", "node-3", true, "EtcdMember")), down))
                 .isEmpty();
-        assertThat(ClusterObserver.stranded(List.of(), Map.of("c", pod("c", "node-3", false, "EtcdMember")), down))
+        assertThat(StrandedPods.of(List.of(), Map.of("c", pod("c", "node-3", false, "EtcdMember")), down))
                 .isEmpty();
-        assertThat(ClusterObserver.stranded(List.of(), Map.of("c", pod("c", "node-1", true, "EtcdMember")), down))
+        assertThat(StrandedPods.of(List.of(), Map.of("c", pod("c", "node-1", true, "EtcdMember")), down))
                 .isEmpty();
-        assertThat(ClusterObserver.stranded(List.of(), Map.of("j", pod("j", "node-3", true, "Job")), down))
+        assertThat(StrandedPods.of(List.of(), Map.of("j", pod("j", "node-3", true, "Job")), down))
                 .isEmpty();
     }
 
