@@ -75,6 +75,11 @@ guard=operator/target/etcd-guard
 [ -x "$guard" ] || gcc -static -Os -s -Wall -Wextra -Werror -o "$guard" operator/src/main/c/etcd-guard.c >&2
 install -D -m 0755 "$guard" "$rootfs/opt/etcd-operator/bin/etcd-guard"
 cp -r "$(dirname "$jar")/lib" "$rootfs/opt/etcd-operator/lib"
+# netty's ALPN wrapper instantiates BouncyCastle's JCA provider on every first TLS dial whenever its class is there,
+# only to compare engine classes (682 classes loaded; docs/benchmarks.md). pki builds certificates with bcpkix and
+# never uses the provider, so the image's bcprov goes without that class: netty then finds BouncyCastle unavailable.
+"$JAVA_HOME/bin/java" hack/image/JarWithout.java "$rootfs"/opt/etcd-operator/lib/bcprov-*.jar \
+  org/bouncycastle/jce/provider/BouncyCastleProvider >&2
 install -m 0755 "$ETCD34_BIN/etcdctl" "$rootfs/opt/etcd-tools/v3.4/etcdctl"
 install -m 0755 "$ETCD35_BIN/etcdutl" "$rootfs/opt/etcd-tools/v3.5/etcdutl"
 install -m 0755 "$ETCD35_BIN/etcdctl" "$rootfs/opt/etcd-tools/v3.5/etcdctl"

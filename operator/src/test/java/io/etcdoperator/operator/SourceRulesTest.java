@@ -40,7 +40,6 @@ class SourceRulesTest {
      */
     private static final Map<String, Integer> LONG_CLASSES = Map.ofEntries(
             Map.entry(OPERATOR + "cluster/ClusterObserver.java", 510),
-            Map.entry(OPERATOR + "planner/ObservedMember.java", 401),
             Map.entry(OPERATOR + "resources/MemberPods.java", 489),
             Map.entry(OPERATOR + "snapshot/ScheduleReconcile.java", 418),
             Map.entry(OPERATOR + "snapshot/SnapshotReconcile.java", 407),

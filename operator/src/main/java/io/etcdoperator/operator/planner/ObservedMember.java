@@ -60,10 +60,6 @@ public record ObservedMember(
         Optional<Evidence> evidence,
         Optional<Unrunnable> unrunnable) {
 
-    /**
-     * A broken etcd container: it lost its data, or it crash-loops; what its last run said. {@code proven}: the loss is
-     * certain (etcd-guard refused it, or raft panicked on a log it no longer has), not inferred from a WAL-less start.
-     */
     /** This member's entry in etcd's member list, found by name or peer URL. */
     public Optional<Member> entryIn(Membership membership) {
         return membership.entryOf(name, peerUrl);
@@ -74,9 +70,12 @@ public record ObservedMember(
         return entryIn(membership).map(e -> !e.learner()).orElse(false);
     }
 
-    /** {@code removed}: its etcd stopped by itself, as it does once it applied its own removal (etcd-guard says so). */
+    /**
+     * A broken etcd container: it lost its data, or it crash-loops; what its last run said. {@code proven}: the loss is
+     * certain (etcd-guard refused it, or raft panicked on a log it no longer has), not inferred from a WAL-less start.
+     * {@code removed}: its etcd stopped by itself, as it does once it applied its own removal (etcd-guard says so).
+     */
     public record Broken(boolean dataLost, boolean proven, int restarts, String lastExit, boolean removed) {
-
         public Broken(boolean dataLost, boolean proven, int restarts, String lastExit) {
             this(dataLost, proven, restarts, lastExit, false);
         }
