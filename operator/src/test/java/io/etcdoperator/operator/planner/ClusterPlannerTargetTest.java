@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
-import io.etcdoperator.api.v1alpha2.StorageSpec;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
-import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -26,13 +24,7 @@ class ClusterPlannerTargetTest {
     private final ClusterPlanner planner = new ClusterPlanner();
 
     private static EtcdClusterSpec spec(int replicas, String version) {
-        EtcdClusterSpec s = new EtcdClusterSpec();
-        s.setReplicas(replicas);
-        s.setVersion(version);
-        StorageSpec storage = new StorageSpec();
-        storage.setSize(new Quantity("1Gi"));
-        s.setStorage(storage);
-        return s;
+        return TargetLatchTest.spec(replicas, version);
     }
 
     private static ObservedClusterSpec target(int replicas, String version) {

@@ -17,7 +17,8 @@ class TargetLatchTest {
     private static final Optional<Instant> LATER = Optional.of(NOW.plusSeconds(60));
     private static final Optional<Instant> PASSED = Optional.of(NOW.minusSeconds(1));
 
-    private static EtcdClusterSpec spec(int replicas, String version) {
+    /** A spec of {@code replicas} members on {@code version} with 1Gi volumes. */
+    static EtcdClusterSpec spec(int replicas, String version) {
         EtcdClusterSpec s = new EtcdClusterSpec();
         s.setReplicas(replicas);
         s.setVersion(version);
