@@ -783,7 +783,7 @@ class LocalKubernetesIT {
         Files.writeString(source, """
                 public class Resolve {
                     public static void main(String[] args) throws Exception {
-                        System.out.print(InetAddress.getByName(args[0]).getHostAddress());
+                        System.out.print(java.net.InetAddress.getByName(args[0]).getHostAddress());
                     }
                 }
                 """);
