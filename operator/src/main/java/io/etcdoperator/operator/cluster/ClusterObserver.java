@@ -201,8 +201,7 @@ public class ClusterObserver {
                     etcd == null ? Optional.empty() : endpointStatus(m, pod, etcd, membership, now);
             PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
             boolean formed = cluster.getStatus().getClusterID() != null;
-            Optional<RestartReason> why =
-                    PodDrift.reason(driftFacts(m, pod, target, restartAt, revisions, formed), now);
+            Optional<RestartReason> why = outdated(m, pod, target, restartAt, now, revisions, formed);
             Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod)
                     .filter(p -> !MemberPods.ready(p))
                     .map(p -> down.get(p.getSpec().getNodeName()));
@@ -316,20 +315,19 @@ public class ClusterObserver {
         return new ObservedCluster.AuthView(wanted, latched, etcdRequiresAuth, password);
     }
 
-    /** Why this member's Pod is not what the latched target builds, if it is not ({@link PodDrift} judges). */
+    /**
+     * Why this member's Pod must restart, if it must: not what the latched target builds, a restart asked, or a
+     * formed cluster's PVC seed still starting "new". {@link #driftFacts} reads, {@link PodDrift} judges.
+     */
     static Optional<RestartReason> outdated(
             EtcdMember m,
             Pod pod,
             ObservedClusterSpec target,
             Optional<Instant> restartAt,
             Instant now,
-            PodRevisions revisions) {
-        return PodDrift.reason(driftFacts(m, pod, target, restartAt, revisions, false), now);
-    }
-
-    /** A formed PVC cluster's seed whose Pod still starts "new" ({@link PodDrift} judges). */
-    static Optional<RestartReason> seedStartsNew(EtcdMember m, Pod pod, boolean formed) {
-        return PodDrift.reason(driftFacts(m, pod, null, Optional.empty(), null, formed), Instant.EPOCH);
+            PodRevisions revisions,
+            boolean formed) {
+        return PodDrift.reason(driftFacts(m, pod, target, restartAt, revisions, formed), now);
     }
 
     /**

@@ -181,8 +181,8 @@ class LeanPodsTest {
                 p -> PodScheduling.unrunnable(p, Duration.ofMinutes(10)),
                 PodScheduling::readyPod,
                 p -> RecoveryRequest.carriedOut(c.member(), p),
-                p -> ClusterObserver.seedStartsNew(c.member(), p, true),
-                p -> ClusterObserver.seedStartsNew(c.member(), p, false),
+                p -> OutdatedTest.seedStartsNew(c.member(), p, true),
+                p -> OutdatedTest.seedStartsNew(c.member(), p, false),
                 p -> p.getSpec().getNodeName(),
                 p -> p.getMetadata(),
                 p -> p.getStatus());

@@ -91,15 +91,18 @@ class OutdatedTest {
                 MemberPods.build(seed, "quay.io/coreos/etcd:v" + seed.getSpec().getVersion(), false);
         Pod rebuilt =
                 MemberPods.build(seed, "quay.io/coreos/etcd:v" + seed.getSpec().getVersion(), true);
-        assertThat(ClusterObserver.seedStartsNew(seed, firstStart, true)).contains(RestartReason.CLUSTER_FORMED);
-        assertThat(ClusterObserver.seedStartsNew(seed, firstStart, false))
-                .as("not formed yet")
-                .isEmpty();
-        assertThat(ClusterObserver.seedStartsNew(seed, rebuilt, true)).isEmpty();
+        assertThat(seedStartsNew(seed, firstStart, true)).contains(RestartReason.CLUSTER_FORMED);
+        assertThat(seedStartsNew(seed, firstStart, false)).as("not formed yet").isEmpty();
+        assertThat(seedStartsNew(seed, rebuilt, true)).isEmpty();
     }
 
     private static Optional<RestartReason> outdated(
             EtcdMember m, Pod pod, ObservedClusterSpec target, Optional<Instant> restartAt) {
-        return ClusterObserver.outdated(m, pod, target, restartAt, NOW, new PodRevisions());
+        return ClusterObserver.outdated(m, pod, target, restartAt, NOW, new PodRevisions(), false);
+    }
+
+    /** Only the seed's judgement: no target latched to compare the Pod with. */
+    static Optional<RestartReason> seedStartsNew(EtcdMember m, Pod pod, boolean formed) {
+        return ClusterObserver.outdated(m, pod, null, Optional.empty(), NOW, new PodRevisions(), formed);
     }
 }
