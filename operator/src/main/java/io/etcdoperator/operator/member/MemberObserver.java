@@ -13,7 +13,6 @@ import io.etcdoperator.operator.resources.MemberTlsView;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +24,13 @@ import java.util.Optional;
  */
 final class MemberObserver {
 
-    private final KubernetesClient client;
+    private final KubeReads apiServer;
     private final EtcdDialer dialer;
     private final Optional<AgentImage> agent;
 
-    MemberObserver(KubernetesClient client, EtcdDialer dialer, Optional<AgentImage> agent) {
-        this.client = client;
+    /** {@code apiServer}: where the cluster and its members are read (the member's own Pod and claim: the pass's). */
+    MemberObserver(KubeReads apiServer, EtcdDialer dialer, Optional<AgentImage> agent) {
+        this.apiServer = apiServer;
         this.dialer = dialer;
         this.agent = agent;
     }
@@ -116,10 +116,8 @@ final class MemberObserver {
 
     /** {@link EtcdMembers#voterEndpoints}, other than (optionally) this member. */
     List<URI> voterEndpoints(EtcdMember member, EtcdCluster cluster, boolean excludeSelf) {
-        List<EtcdMember> members = KubeReads.of(client)
-                .members(
-                        member.getMetadata().getNamespace(),
-                        cluster.getMetadata().getName());
+        List<EtcdMember> members = apiServer.members(
+                member.getMetadata().getNamespace(), cluster.getMetadata().getName());
         return EtcdMembers.voterEndpoints(members.stream()
                 .filter(m -> !excludeSelf
                         || !m.getMetadata()
@@ -129,10 +127,9 @@ final class MemberObserver {
     }
 
     EtcdCluster cluster(EtcdMember member) {
-        return client.resources(EtcdCluster.class)
-                .inNamespace(member.getMetadata().getNamespace())
-                .withName(member.getSpec().getClusterName())
-                .get();
+        return apiServer
+                .cluster(member.getMetadata().getNamespace(), member.getSpec().getClusterName())
+                .orElse(null);
     }
 
     static Pod pod(EtcdMember member, KubeReads reads) {

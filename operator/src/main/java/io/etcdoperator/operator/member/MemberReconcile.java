@@ -75,7 +75,7 @@ public class MemberReconcile {
         this.events = events;
         this.config = config;
         this.agent = agent;
-        this.observer = new MemberObserver(client, dialer, agent);
+        this.observer = new MemberObserver(apiServer, dialer, agent);
         this.report = new MemberReport(client, dialer, events, clock, observer);
     }
 

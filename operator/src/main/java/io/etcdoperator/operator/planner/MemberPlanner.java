@@ -47,7 +47,7 @@ public final class MemberPlanner {
         if (!pod.controlled()) {
             return new MemberStep.Blocked("Pod " + pod.name() + " belongs to another owner", false);
         }
-        return labels(view, pod).<MemberStep>map(p -> p).orElseGet(MemberStep.Report::new);
+        return labels(view, pod).orElseGet(MemberStep.Report::new);
     }
 
     private static MemberStep create(MemberView view) {
@@ -65,7 +65,7 @@ public final class MemberPlanner {
     }
 
     /** The operator's labels come back when edited away (Services and the PDB select by them); the role follows etcd. */
-    private static Optional<MemberStep.PatchLabels> labels(MemberView view, MemberPod pod) {
+    private static Optional<MemberStep> labels(MemberView view, MemberPod pod) {
         Map<String, String> patch = new LinkedHashMap<>();
         view.labels().forEach((k, v) -> {
             if (!v.equals(pod.labels().get(k))) {

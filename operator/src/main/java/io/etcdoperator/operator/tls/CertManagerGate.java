@@ -8,13 +8,12 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
  */
 public final class CertManagerGate {
 
-    public static final String REASON = "CertManagerNotInstalled";
     public static final String MESSAGE = "spec.tls uses certManager but the cert-manager.io/v1 Certificate API is not "
             + "served; install cert-manager and restart the operator, or switch to Secrets you provide";
 
     private CertManagerGate() {}
 
-    /** The cluster asks for cert-manager and it is absent: Available=False with {@link #REASON}, nothing else. */
+    /** The cluster asks for cert-manager and it is absent: Available=False, CertManagerNotInstalled; nothing else. */
     public static boolean blocks(EtcdCluster cluster, boolean certManagerInstalled) {
         return !certManagerInstalled && CertManagerCertificates.usesCertManager(cluster);
     }

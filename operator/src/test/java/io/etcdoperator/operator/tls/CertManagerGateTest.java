@@ -22,7 +22,7 @@ class CertManagerGateTest {
     void aCertManagerClusterIsBlockedWhenCertManagerIsAbsent() {
         assertThat(CertManagerGate.blocks(TlsClusters.certManager("i", "i", "i", null), false))
                 .isTrue();
-        assertThat(CertManagerGate.REASON).isEqualTo(Reason.CERT_MANAGER_NOT_INSTALLED.reason());
+        assertThat(Reason.CERT_MANAGER_NOT_INSTALLED.reason()).isEqualTo("CertManagerNotInstalled");
         assertThat(CertManagerGate.MESSAGE).contains("install cert-manager");
     }
 
