@@ -68,7 +68,6 @@ final class ReplacementSteps {
     }
 
     Outcome surge(EtcdCluster cluster, Step.ReplaceMember s, Optional<MemberMaterial> material) {
-
         EtcdMember m = members.create(cluster, false, material);
         return changed(
                 cluster,
@@ -78,7 +77,6 @@ final class ReplacementSteps {
     }
 
     Outcome retire(EtcdCluster cluster, Step.RetireMember s) {
-
         members.delete(cluster, s.member());
         return changed(
                 cluster,
@@ -110,7 +108,6 @@ final class ReplacementSteps {
     }
 
     Outcome deleteVolume(EtcdCluster cluster, Step.DeleteRetainedVolume s) {
-
         client.persistentVolumeClaims()
                 .inNamespace(ns(cluster))
                 .withName(s.pvc())
@@ -135,7 +132,6 @@ final class ReplacementSteps {
     }
 
     Outcome forceDeletePod(EtcdCluster cluster, Step.ForceDeletePod s) {
-
         client.pods()
                 .inNamespace(ns(cluster))
                 .withName(s.pod())
