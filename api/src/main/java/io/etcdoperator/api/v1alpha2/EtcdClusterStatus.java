@@ -36,6 +36,12 @@ public class EtcdClusterStatus {
     @JsonPropertyDescription("etcd's cluster id, in hexadecimal, recorded when the cluster formed.")
     private String clusterID;
 
+    @JsonPropertyDescription("While a running etcd is adopted (spec.bootstrap.existing): the ids, in hexadecimal, of "
+            + "the members it had when the operator took it over. They are kept, never counted as orphans, until the "
+            + "annotation etcd-operator.cozystack.io/remove-external-members asks for their removal; cleared once etcd "
+            + "lists none of them.")
+    private List<String> externalMembers;
+
     @JsonPropertyDescription("The --initial-cluster-token the members were started with.")
     private String clusterToken;
 
@@ -109,6 +115,14 @@ public class EtcdClusterStatus {
         this.clusterToken = clusterToken;
     }
 
+    public List<String> getExternalMembers() {
+        return externalMembers;
+    }
+
+    public void setExternalMembers(List<String> externalMembers) {
+        this.externalMembers = externalMembers;
+    }
+
     public Boolean getAuthEnabled() {
         return authEnabled;
     }
@@ -163,6 +177,7 @@ public class EtcdClusterStatus {
                 && Objects.equals(clusterID, that.clusterID)
                 && Objects.equals(clusterToken, that.clusterToken)
                 && Objects.equals(authEnabled, that.authEnabled)
+                && Objects.equals(externalMembers, that.externalMembers)
                 && Objects.equals(version, that.version)
                 && Objects.equals(observed, that.observed)
                 && Objects.equals(progressDeadline, that.progressDeadline)
@@ -179,6 +194,7 @@ public class EtcdClusterStatus {
                 clusterID,
                 clusterToken,
                 authEnabled,
+                externalMembers,
                 version,
                 observed,
                 progressDeadline,

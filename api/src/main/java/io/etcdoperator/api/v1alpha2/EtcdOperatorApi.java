@@ -48,6 +48,11 @@ public final class EtcdOperatorApi {
      * cluster under the same name (the old members' volumes are released and kept).
      */
     public static final String ANNOTATION_RESET_EMPTY = RESERVED_PREFIX + "reset-empty";
+    /**
+     * On an EtcdCluster adopted from a running etcd (spec.bootstrap.existing): "true" lets the operator remove the
+     * external members, one at a time, once its own members vote and one of them leads. A person's decision.
+     */
+    public static final String ANNOTATION_REMOVE_EXTERNAL_MEMBERS = RESERVED_PREFIX + "remove-external-members";
     /** On a PVC the operator released from a replaced member: what it held, for the person who decides to delete it. */
     public static final String LABEL_RETAINED_FROM = RESERVED_PREFIX + "retained-from-member";
     /** On a member Pod: the hash of the Pod template it was built from; a different desired hash means a roll. */

@@ -377,6 +377,35 @@ class EtcdClusterRulesTest {
         }
 
         @Test
+        void existingNeedsClientUrlsAndExcludesRestore() {
+            assertAccepted(CRD.create(MEMORY + """
+            bootstrap:
+              existing:
+                clientUrls: [http://etcd-0.etcd.kube-system.svc:2379, https://10.0.0.5:2379]
+          """));
+            assertRejected(
+                    CRD.create(PLAIN + """
+            bootstrap:
+              existing:
+                clientUrls: []
+          """), "spec.bootstrap.existing", "at least one http:// or https:// client URL");
+            assertRejected(
+                    CRD.create(PLAIN + """
+            bootstrap:
+              existing:
+                clientUrls: [etcd-0:2379]
+          """), "spec.bootstrap.existing", "at least one http:// or https:// client URL");
+            assertRejected(CRD.create(PLAIN + """
+            bootstrap:
+              existing:
+                clientUrls: [http://etcd-0:2379]
+              restore:
+                source:
+                  pvc: {claimName: backups, subPath: nightly/etcd.db}
+          """), "spec.bootstrap", "restore or existing, not both");
+        }
+
+        @Test
         void restoreFromPvcNeedsTheExactFile() {
             assertRejected(
                     CRD.create(PLAIN + """

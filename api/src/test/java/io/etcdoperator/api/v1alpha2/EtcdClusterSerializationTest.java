@@ -78,6 +78,7 @@ class EtcdClusterSerializationTest {
         status.setClusterID("cdf818194e3a8c32");
         status.setClusterToken("default-my-etcd-0c1d");
         status.setAuthEnabled(false);
+        status.setExternalMembers(List.of("8e9e05c52164694d"));
         status.setVersion("3.5.16");
         status.setObserved(new ObservedClusterSpec());
         status.setProgressDeadline("2026-11-22T10:00:00Z");
@@ -93,6 +94,7 @@ class EtcdClusterSerializationTest {
                         "clusterID",
                         "clusterToken",
                         "authEnabled",
+                        "externalMembers",
                         "version",
                         "observed",
                         "progressDeadline",

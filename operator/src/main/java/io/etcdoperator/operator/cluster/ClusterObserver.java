@@ -18,6 +18,7 @@ import io.etcdoperator.operator.events.InstantAnnotation;
 import io.etcdoperator.operator.planner.ClaimSize;
 import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.EtcdView;
+import io.etcdoperator.operator.planner.ExternalMembers;
 import io.etcdoperator.operator.planner.Maintenance;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
@@ -67,6 +68,10 @@ public class ClusterObserver {
     /** The observation plus the objects and the cluster's pooled etcd connection (if it answered) for the executor. */
     public record Observation(ObservedCluster cluster, List<EtcdMember> members, Optional<EtcdAdmin> etcd) {
 
+        Observation withExternal(ExternalMembers external) {
+            return new Observation(cluster.withExternal(external), members, etcd);
+        }
+
         public Optional<EtcdMember> member(String name) {
             return members.stream()
                     .filter(m -> m.getMetadata().getName().equals(name))
@@ -96,6 +101,15 @@ public class ClusterObserver {
 
     /** Everything one pass decides on, the Kubernetes objects from {@code reads}. */
     public Observation observe(EtcdCluster cluster, Instant now, KubeReads reads) {
+        ExternalMembers external = Adopted.of(cluster);
+        Observation seen = observe(cluster, now, reads, external);
+        if (seen.etcd().isPresent() && seen.cluster().etcd() instanceof EtcdView.Reached reached) {
+            return seen.withExternal(Adopted.answered(external, seen.etcd().get(), reached.membership()));
+        }
+        return seen.withExternal(external);
+    }
+
+    private Observation observe(EtcdCluster cluster, Instant now, KubeReads reads, ExternalMembers external) {
         String ns = cluster.getMetadata().getNamespace();
         String name = cluster.getMetadata().getName();
         List<EtcdMember> members = reads.members(ns, name);
@@ -115,12 +129,7 @@ public class ClusterObserver {
         Optional<Instant> restartAt = restartAt(cluster);
         ObservedClusterSpec target = cluster.getStatus().getObserved();
         Optional<Maintenance.QuorumRecovery> recovery = RecoveryRequest.read(cluster, members, pods);
-        List<URI> endpoints = recovery.flatMap(Maintenance.QuorumRecovery::flagged)
-                .map(flagged -> members.stream()
-                        .filter(m -> m.getMetadata().getName().equals(flagged))
-                        .map(Names::clientUrl)
-                        .toList()) // while it runs alone, the dropped members' endpoints could only time out
-                .orElseGet(() -> endpoints(members, clusterId.isPresent()));
+        List<URI> endpoints = VoterEndpoints.dialled(cluster, members, recovery, clusterId.isPresent(), external);
         ObservedCluster.AuthView notAsked = authView(cluster, Optional.empty());
         Maintenance unreached = new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(), recovery);
         if (endpoints.isEmpty()) {
@@ -394,28 +403,6 @@ public class ClusterObserver {
         return Reason.CLUSTER_UNREACHABLE;
     }
 
-    /** Voters with a Pod; before formation only the seed. Learners never: they refuse most RPCs. */
-    static List<URI> endpoints(List<EtcdMember> members, boolean formed) {
-        List<EtcdMember> live = members.stream()
-                .filter(m -> m.getMetadata().getDeletionTimestamp() == null)
-                .filter(m -> !Boolean.TRUE.equals(m.getSpec().getDormant()))
-                .filter(ClusterObserver::hasPod)
-                .toList();
-        if (!formed) {
-            return live.stream()
-                    .filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap()))
-                    .map(Names::clientUrl)
-                    .toList();
-        }
-        // the seed formed the cluster, so it is a voter even if a crash inside CreateSeed left isVoter unwritten
-        return live.stream()
-                .filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap())
-                        || (m.getStatus() != null
-                                && Boolean.TRUE.equals(m.getStatus().getIsVoter())))
-                .map(Names::clientUrl)
-                .toList();
-    }
-
     /**
      * A member created moments ago, its member id recorded, whose etcd answers with a leader and no error serves now;
      * its Pod's Ready follows within the kubelet's 1 s probe period. Counting it at once takes that second off every
@@ -479,7 +466,7 @@ public class ClusterObserver {
                                 && Conditions.isTrue(status.getConditions(), Conditions.READY)
                                 && pod != null
                                 && MemberPods.ready(pod)),
-                hasPod(m),
+                VoterEndpoints.hasPod(m),
                 status != null && Boolean.TRUE.equals(status.getIsVoter()),
                 Optional.ofNullable(status == null ? null : status.getMemberID())
                         .filter(s -> !s.isBlank())
@@ -498,11 +485,5 @@ public class ClusterObserver {
                 PodScheduling.readyPod(pod),
                 Optional.empty(),
                 unrunnable);
-    }
-
-    private static boolean hasPod(EtcdMember m) {
-        return m.getStatus() != null
-                && m.getStatus().getPodName() != null
-                && !m.getStatus().getPodName().isEmpty();
     }
 }

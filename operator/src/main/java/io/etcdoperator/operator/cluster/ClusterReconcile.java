@@ -314,9 +314,10 @@ public class ClusterReconcile {
             status.setAuthEnabled(true);
         }
         report.members(observation, executor);
-        // enabling auth is the last step of convergence: Progressing stays True with its reason until it latched
-        boolean authPending = observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled());
-        report.pass(cluster, before, reported, desired, complete && !authPending, outcome, refusals, exceeded, now);
+        // enabling auth, and an adoption's removals, end convergence: Progressing stays True with its reason till then
+        boolean pending =
+                observed.adopting() || (observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled()));
+        report.pass(cluster, before, reported, desired, complete && !pending, outcome, refusals, exceeded, now);
         report.write(cluster, before);
         return pacing.pace(key, outcome.reason(), outcome.recheck(), now);
     }

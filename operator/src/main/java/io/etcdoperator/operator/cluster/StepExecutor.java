@@ -7,6 +7,7 @@ import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.operator.defrag.DefragRuns;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.planner.AdoptionSteps;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.InitialCluster;
 import io.etcdoperator.operator.planner.Step;
@@ -81,6 +82,7 @@ public class StepExecutor {
     private final EventRecorder events;
     private final RootAuth rootAuth;
     private final MaintenanceSteps maintenance;
+    private final Adopter adopter;
     private final Clock clock;
     private final RetainedVolumes volumes;
     private final LeaseCheck lease;
@@ -106,6 +108,7 @@ public class StepExecutor {
         this.members = new EtcdMemberWrites(client);
         this.membership = new MembershipSteps(client, members, events, lease);
         this.replacement = new ReplacementSteps(client, events, volumes, lease, members);
+        this.adopter = new Adopter(events, lease);
         this.maintenance = new MaintenanceSteps(new DefragRuns(client), events, clock, spaceRecoveries);
     }
 
@@ -136,13 +139,7 @@ public class StepExecutor {
         Optional<EtcdAdmin> etcd = observation.etcd();
         return switch (step) {
             case Step.CreateSeed s -> createSeed(cluster, s, material);
-            case Step.CompleteSeed s -> {
-                members.writeInitialCluster(cluster, s.member(), s.initialCluster());
-                yield changed(
-                        cluster,
-                        s.reason(),
-                        "seed " + s.member() + " may start: initial cluster " + s.initialCluster());
-            }
+            case Step.CompleteSeed s -> completeSeed(cluster, s);
             case Step.LatchClusterId s -> discovered(cluster, s, observation);
             case Step.CreateMember s -> membership.create(cluster, s, observation, material);
             case Step.AddLearner s -> membership.addLearner(cluster, s, etcd.orElseThrow());
@@ -193,6 +190,7 @@ public class StepExecutor {
             case Step.Defragment s -> maintenance.defragment(cluster, s, observation);
             case Step.FinishDefrag s -> maintenance.finish(cluster, s);
             case Step.DisarmSpaceAlarms s -> maintenance.disarm(cluster, s, etcd.orElseThrow());
+            case Step.Adopting s -> adopter.perform(cluster, s, etcd);
             case Step.Wait w -> waiting(w);
             case Step.Converged c -> Outcome.of(c.reason(), c.reason().description(), STEADY);
             case Step.DeadlineExceeded d ->
@@ -213,6 +211,11 @@ public class StepExecutor {
                 Optional.of(s.clusterId()),
                 false,
                 false);
+    }
+
+    private Outcome completeSeed(EtcdCluster cluster, Step.CompleteSeed s) {
+        members.writeInitialCluster(cluster, s.member(), s.initialCluster());
+        return changed(cluster, s.reason(), "seed " + s.member() + " may start: initial cluster " + s.initialCluster());
     }
 
     /** Each later write checks the Lease: a crash or a lost Lease between them is resumed by CompleteSeed. */
@@ -340,6 +343,7 @@ public class StepExecutor {
                         || step instanceof Step.AddLearner
                         || step instanceof Step.PromoteLearner
                         || step instanceof Step.RemoveOrphan
+                        || step instanceof AdoptionSteps.RemoveExternal
                 ? Reason.MEMBERSHIP_CHANGE_REFUSED
                 : Reason.ETCD_CALL_FAILED;
     }

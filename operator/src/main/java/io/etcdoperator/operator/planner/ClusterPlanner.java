@@ -102,7 +102,7 @@ public final class ClusterPlanner {
 
     public Step next(ObservedCluster observed, int desired) {
         if (observed.clusterId().isEmpty()) {
-            return Joining.bootstrap(observed, desired);
+            return observed.adopting() ? Adoption.bootstrap(observed, desired) : Joining.bootstrap(observed, desired);
         }
         if (observed.anyDeleting() && observed.maintenance().recovery().isEmpty()) {
             return new Wait(Reason.MEMBER_REMOVAL_IN_PROGRESS, "a member is being removed", MEDIUM);
@@ -113,7 +113,7 @@ public final class ClusterPlanner {
             return new Wait(Reason.FOREIGN_MEMBER, foreign.get().name(), LONG);
         }
         List<ObservedMember> running = observed.running();
-        if (running.isEmpty()) {
+        if (running.isEmpty() && !observed.adopting()) {
             return resumeOrStop(observed, desired);
         }
         Optional<Step> recovery = QuorumLoss.next(observed);
@@ -131,7 +131,8 @@ public final class ClusterPlanner {
                             + observed.clusterId().get() + "; no membership change is made",
                     LONG);
         }
-        Optional<Step> hold = SpaceAlarms.corrupt(observed).or(() -> Defragmentation.overdue(observed));
+        Optional<Step> hold = Adoption.finished(observed, membership)
+                .or(() -> SpaceAlarms.corrupt(observed).or(() -> Defragmentation.overdue(observed)));
         if (hold.isPresent()) {
             return hold.get();
         }
@@ -154,17 +155,9 @@ public final class ClusterPlanner {
         if (space.isPresent()) {
             return space.get();
         }
-        Optional<ObservedMember> formedSeed = observed.running().size() != 1
-                ? Optional.empty()
-                : observed.running().stream()
-                        .filter(m -> m.ready()
-                                && m.outdated()
-                                        .filter(r -> r == RestartReason.CLUSTER_FORMED)
-                                        .isPresent())
-                        .findFirst();
+        Optional<Step> formedSeed = formedSeed(observed);
         if (formedSeed.isPresent()) {
-            // before anyone joins: a seed that still starts "new" would form a second cluster on an emptied volume
-            return new Step.RestartMember(formedSeed.get().name(), RestartReason.CLUSTER_FORMED);
+            return formedSeed.get(); // before anyone joins
         }
         Optional<ObservedMember> joiner = observed.pendingJoiner();
         if (joiner.isPresent()) {
@@ -190,15 +183,29 @@ public final class ClusterPlanner {
         if (small.isPresent()) {
             return new Step.ExpandVolume(small.get().name());
         }
-        if (auth.wanted() && !auth.latched()) {
-            return new Step.EnableAuth();
+        if (auth.wanted() && !auth.latched() && !observed.adopting()) {
+            return new Step.EnableAuth(); // not under the adopted cluster's own clients
         }
         if (!observed.targetReached(desired)) {
             return resized;
         }
-        return Defragmentation.next(observed, membership)
-                .or(() -> expiredVolume(observed))
+        return Adoption.handOver(observed, membership)
+                .or(() -> Defragmentation.next(observed, membership).or(() -> expiredVolume(observed)))
                 .orElse(resized);
+    }
+
+    /** A seed that still starts "new" would form a second cluster on an emptied volume: it restarts as formed. */
+    private static Optional<Step> formedSeed(ObservedCluster observed) {
+        if (observed.running().size() != 1) {
+            return Optional.empty();
+        }
+        return observed.running().stream()
+                .filter(m -> m.ready()
+                        && m.outdated()
+                                .filter(r -> r == RestartReason.CLUSTER_FORMED)
+                                .isPresent())
+                .findFirst()
+                .map(m -> new Step.RestartMember(m.name(), RestartReason.CLUSTER_FORMED));
     }
 
     /**
@@ -308,7 +315,7 @@ public final class ClusterPlanner {
 
     private Optional<Step> removeOrphans(ObservedCluster observed, Membership membership) {
         for (Member member : membership.members()) {
-            if (observed.ownerOf(member).isPresent()) {
+            if (observed.ownerOf(member).isPresent() || observed.external().external(member)) {
                 continue;
             }
             int voters = membership.voters().size();

@@ -21,7 +21,37 @@ public record ObservedCluster(
         Instant observedAt,
         List<StrandedPod> stranded,
         Recourse recourse,
-        List<RetainedVolume> retained) {
+        List<RetainedVolume> retained,
+        ExternalMembers external) {
+
+    public ObservedCluster(
+            Optional<ClusterId> clusterId,
+            List<ObservedMember> members,
+            EtcdView etcd,
+            AuthView auth,
+            Maintenance maintenance,
+            Instant observedAt,
+            List<StrandedPod> stranded,
+            Recourse recourse,
+            List<RetainedVolume> retained) {
+        this(
+                clusterId,
+                members,
+                etcd,
+                auth,
+                maintenance,
+                observedAt,
+                stranded,
+                recourse,
+                retained,
+                ExternalMembers.NONE);
+    }
+
+    /** The same picture with what the observer read of an adoption. */
+    public ObservedCluster withExternal(ExternalMembers adoption) {
+        return new ObservedCluster(
+                clusterId, members, etcd, auth, maintenance, observedAt, stranded, recourse, retained, adoption);
+    }
 
     /** A released volume of a replaced member, and when the user's retention lets the operator delete it (if ever). */
     public record RetainedVolume(String pvc, Optional<Instant> expires) {}
@@ -98,7 +128,8 @@ public record ObservedCluster(
                 observedAt,
                 stranded,
                 recourse,
-                retained);
+                retained,
+                external);
     }
 
     /** Newest first: the order in which scale-down picks victims (creation time, then name, both descending). */
@@ -140,12 +171,21 @@ public record ObservedCluster(
         this(clusterId, members, etcd, auth, maintenance, Instant.EPOCH);
     }
 
-    /** Running, ready EtcdMembers whose etcd entry is a voter. */
+    /** Running, ready EtcdMembers whose etcd entry is a voter, and the external voters that answered (adoption). */
     public int readyVoters(Membership membership) {
         return (int) running().stream()
-                .filter(ObservedMember::ready)
-                .filter(m -> m.votesIn(membership))
-                .count();
+                        .filter(ObservedMember::ready)
+                        .filter(m -> m.votesIn(membership))
+                        .count()
+                + external.healthyVoters(membership);
+    }
+
+    /** A running etcd is being adopted and etcd still lists (or, before the latch, has) members of its own. */
+    public boolean adopting() {
+        return external.adopting()
+                && (clusterId.isEmpty()
+                        || !(etcd instanceof EtcdView.Reached r)
+                        || !external.listed(r.membership()).isEmpty());
     }
 
     /** Whether the ready voters left after {@code victim} leaves etcd still make a majority of the voters left. */

@@ -94,7 +94,8 @@ final class QuorumLoss {
                 observed.running().stream().filter(ObservedMember::voterMark).toList();
         List<ObservedMember> gone =
                 voters.stream().filter(QuorumLoss::provableLoss).toList();
-        if (gone.isEmpty() || Quorum.holds(voters.size() - gone.size(), voters.size())) {
+        // adopting: the external voters are not counted here, and a forced new cluster would drop them
+        if (gone.isEmpty() || observed.adopting() || Quorum.holds(voters.size() - gone.size(), voters.size())) {
             return Optional.empty();
         }
         Optional<ObservedMember> unproven = gone.stream()

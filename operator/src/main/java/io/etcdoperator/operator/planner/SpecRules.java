@@ -251,7 +251,23 @@ public final class SpecRules {
         }
     }
 
+    /** The CEL rules of ExistingCluster and BootstrapSpec, for servers that drop them. */
+    private static void checkExisting(BootstrapSpec bootstrap, List<String> errors) {
+        if (bootstrap.getRestore() != null) {
+            errors.add("spec.bootstrap takes restore or existing, not both");
+        }
+        List<String> urls = bootstrap.getExisting().getClientUrls();
+        if (urls == null
+                || urls.isEmpty()
+                || urls.stream().anyMatch(u -> u == null || !(u.startsWith("http://") || u.startsWith("https://")))) {
+            errors.add("spec.bootstrap.existing.clientUrls must list at least one http:// or https:// client URL");
+        }
+    }
+
     private static void checkBootstrap(BootstrapSpec bootstrap, boolean memory, List<String> errors) {
+        if (bootstrap != null && bootstrap.getExisting() != null) {
+            checkExisting(bootstrap, errors);
+        }
         if (bootstrap == null || bootstrap.getRestore() == null) {
             return;
         }

@@ -90,10 +90,7 @@ public sealed interface Step {
         }
     }
 
-    /**
-     * Delete an EtcdMember whose learner never came up (its finalizer runs MemberRemove; removing a learner never costs
-     * quorum); scale-up or the roll makes a new one.
-     */
+    /** Delete an EtcdMember whose learner never came up; its finalizer runs MemberRemove, which never costs quorum. */
     record RemoveStuckLearner(String member) implements Step {
         public Reason reason() {
             return Reason.LEARNER_STUCK;
@@ -164,10 +161,7 @@ public sealed interface Step {
         }
     }
 
-    /**
-     * Delete a member whose node has not been Ready for longer than the grace time (its finalizer runs MemberRemove
-     * through the other voters); scale-up joins a new member on a Ready node.
-     */
+    /** Delete a member whose node is not Ready past the grace time (its finalizer asks the other voters to remove it). */
     record ReplaceNodeLostMember(String member, String node, Duration notReadyFor) implements Step {
         public Reason reason() {
             return Reason.NODE_NOT_READY;
@@ -359,6 +353,13 @@ public sealed interface Step {
             return Reason.QUORUM_RECOVERED;
         }
     }
+
+    /** A step of the adoption of a running etcd ({@link Adoption}); the records are {@link AdoptionSteps}'. */
+    sealed interface Adopting extends Step
+            permits AdoptionSteps.Adopt,
+                    AdoptionSteps.HandOverLeadership,
+                    AdoptionSteps.RemoveExternal,
+                    AdoptionSteps.Finish {}
 
     /** A step whose one write is the EtcdCluster's status: the cluster controller's report carries it out. */
     sealed interface StatusOnly extends Step {}

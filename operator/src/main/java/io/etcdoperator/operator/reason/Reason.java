@@ -16,6 +16,13 @@ public enum Reason {
     WAITING_FOR_SEED("WaitingForSeed", "waiting for the seed member to form the cluster"),
     CLUSTER_DISCOVERED("ClusterDiscovered", "etcd cluster discovered"),
     CLUSTER_UNREACHABLE("ClusterUnreachable", "etcd cluster cannot be reached"),
+    CLUSTER_ADOPTED("ClusterAdopted", "a running etcd cluster is taken over: its id latched, its members external"),
+    ADOPTION_REFUSED("AdoptionRefused", "the running etcd cannot be taken over safely as it is; nothing is changed"),
+    ADOPTION_AWAITING_REMOVAL(
+            "AdoptionAwaitingRemoval",
+            "the operator's members vote and lead; the external members stay until a person allows their removal"),
+    EXTERNAL_MEMBER_REMOVED("ExternalMemberRemoved", "one member of the adopted etcd removed, as a person asked"),
+    ADOPTION_COMPLETE("AdoptionComplete", "etcd lists none of the adopted cluster's members; managed like any other"),
     AUTH_REQUIRED_NOT_CONFIGURED(
             "AuthRequiredNotConfigured", "etcd requires authentication but spec.auth is not enabled"),
     AUTH_CREDENTIALS_REJECTED("AuthCredentialsRejected", "etcd rejected the root credentials"),

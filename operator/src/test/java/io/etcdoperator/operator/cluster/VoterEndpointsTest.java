@@ -28,7 +28,7 @@ class VoterEndpointsTest {
 
     @Test
     void theSeedIsDialledWithoutItsVoterMarkAndALearnerIsNot() {
-        var urls = ClusterObserver.endpoints(
+        var urls = VoterEndpoints.of(
                 List.of(
                         member("demo-seed1", true, null),
                         member("demo-lrn01", false, false),

@@ -1,0 +1,63 @@
+package io.etcdoperator.operator.cluster;
+
+import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.operator.planner.ExternalMembers;
+import io.etcdoperator.operator.planner.Maintenance;
+import io.etcdoperator.operator.resources.Names;
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
+
+/** The client URLs the observer dials for a pass: who answers for the cluster, and who must not be asked. */
+final class VoterEndpoints {
+
+    private VoterEndpoints() {}
+
+    /**
+     * The member a quorum recovery runs alone (the dropped members' endpoints could only time out); else the voters;
+     * else, while a running etcd is adopted and none of the operator's members votes yet, the URLs the user gave.
+     */
+    static List<URI> dialled(
+            EtcdCluster cluster,
+            List<EtcdMember> members,
+            Optional<Maintenance.QuorumRecovery> recovery,
+            boolean formed,
+            ExternalMembers external) {
+        List<URI> endpoints = recovery.flatMap(Maintenance.QuorumRecovery::flagged)
+                .map(flagged -> members.stream()
+                        .filter(m -> m.getMetadata().getName().equals(flagged))
+                        .map(Names::clientUrl)
+                        .toList())
+                .orElseGet(() -> of(members, formed));
+        return endpoints.isEmpty() && external.adopting() ? Adopted.clientUrls(cluster) : endpoints;
+    }
+
+    /** Voters with a Pod; before formation only the seed. Learners never: they refuse most RPCs. */
+    static List<URI> of(List<EtcdMember> members, boolean formed) {
+        List<EtcdMember> live = members.stream()
+                .filter(m -> m.getMetadata().getDeletionTimestamp() == null)
+                .filter(m -> !Boolean.TRUE.equals(m.getSpec().getDormant()))
+                .filter(VoterEndpoints::hasPod)
+                .toList();
+        if (!formed) {
+            return live.stream()
+                    .filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap()))
+                    .map(Names::clientUrl)
+                    .toList();
+        }
+        // the seed formed the cluster, so it is a voter even if a crash inside CreateSeed left isVoter unwritten
+        return live.stream()
+                .filter(m -> Boolean.TRUE.equals(m.getSpec().getBootstrap())
+                        || (m.getStatus() != null
+                                && Boolean.TRUE.equals(m.getStatus().getIsVoter())))
+                .map(Names::clientUrl)
+                .toList();
+    }
+
+    static boolean hasPod(EtcdMember m) {
+        return m.getStatus() != null
+                && m.getStatus().getPodName() != null
+                && !m.getStatus().getPodName().isEmpty();
+    }
+}
