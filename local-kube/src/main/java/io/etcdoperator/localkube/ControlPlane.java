@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -36,6 +37,9 @@ public final class ControlPlane implements AutoCloseable {
     private final List<LocalProcess> processes = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::stopProcesses, "local-kube-shutdown");
     private URI etcdEndpoint;
+    private Function<URI, List<String>> apiServerCommand;
+    private LocalProcess apiServerProcess;
+    private int apiServerRestarts;
     private Kubeconfig kubeconfig;
     private Duration timeToReady;
 
@@ -47,7 +51,7 @@ public final class ControlPlane implements AutoCloseable {
     /** Starts in a fresh temporary directory, which {@link #close()} deletes. */
     public static ControlPlane start() throws InterruptedException {
         try {
-            return launch(Files.createTempDirectory("local-kube-"), true);
+            return launch(Files.createTempDirectory("local-kube-"), true, Optional.empty());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a work directory", e);
         }
@@ -58,6 +62,18 @@ public final class ControlPlane implements AutoCloseable {
      * bring back old objects) and is kept after {@link #close()}.
      */
     public static ControlPlane start(Path workDir) throws InterruptedException {
+        return launch(requireEmpty(workDir), false, Optional.empty());
+    }
+
+    /**
+     * Starts kube-apiserver and kube-controller-manager only, storing in the etcd at {@code etcd}, which the caller
+     * runs and stops. {@code workDir} as in {@link #start(Path)}.
+     */
+    public static ControlPlane startOn(URI etcd, Path workDir) throws InterruptedException {
+        return launch(requireEmpty(workDir), false, Optional.of(etcd));
+    }
+
+    private static Path requireEmpty(Path workDir) {
         try {
             Files.createDirectories(workDir);
             try (Stream<Path> entries = Files.list(workDir)) {
@@ -68,15 +84,16 @@ public final class ControlPlane implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create work directory " + workDir, e);
         }
-        return launch(workDir, false);
+        return workDir;
     }
 
-    private static ControlPlane launch(Path workDir, boolean ownsWorkDir) throws InterruptedException {
+    private static ControlPlane launch(Path workDir, boolean ownsWorkDir, Optional<URI> etcd)
+            throws InterruptedException {
         KubeBinaries binaries = KubeBinaries.locate();
         ControlPlane plane = new ControlPlane(workDir, ownsWorkDir);
         Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
         try {
-            plane.boot(binaries);
+            plane.boot(binaries, etcd);
             return plane;
         } catch (RuntimeException | InterruptedException e) {
             if (e instanceof InterruptedException) {
@@ -90,23 +107,28 @@ public final class ControlPlane implements AutoCloseable {
         }
     }
 
-    private void boot(KubeBinaries binaries) throws InterruptedException {
+    private void boot(KubeBinaries binaries, Optional<URI> externalEtcd) throws InterruptedException {
         Instant started = Instant.now();
         Instant deadline = started.plus(STARTUP_TIMEOUT);
         int[] ports = LoopbackPorts.reserve(4);
-        etcdEndpoint = URI.create("http://" + LOOPBACK + ":" + ports[0]);
-        LocalProcess etcd = run("etcd", ControlPlaneFlags.etcd(binaries.etcd(), workDir, etcdEndpoint, ports[1]));
-        ReadinessProbe.http(etcdEndpoint.resolve("/health")).await(etcd, deadline);
+        etcdEndpoint = externalEtcd.orElse(URI.create("http://" + LOOPBACK + ":" + ports[0]));
+        if (externalEtcd.isEmpty()) {
+            LocalProcess etcd = run("etcd", ControlPlaneFlags.etcd(binaries.etcd(), workDir, etcdEndpoint, ports[1]));
+            ReadinessProbe.http(etcdEndpoint.resolve("/health")).await(etcd, deadline);
+        }
 
         URI apiServer = URI.create("https://" + LOOPBACK + ":" + ports[2]);
         ServiceAccountKeys keys = ServiceAccountKeys.generate(workDir.resolve("pki"));
         Path tokens = writeTokenFile(workDir.resolve("pki/tokens.csv"));
         ControlPlaneFlags.FrontProxy frontProxy = ControlPlaneFlags.FrontProxy.generate(workDir.resolve("pki"));
-        List<String> apiServerFlags = new ArrayList<>(ControlPlaneFlags.apiServer(
-                binaries.apiServer(), apiServerCertDir(), etcdEndpoint, ports[2], tokens, keys, frontProxy));
-        apiServerFlags.addAll(
-                ControlPlaneFlags.audit(writeAuditPolicy(workDir.resolve("audit-policy.yaml")), auditLog()));
-        LocalProcess apiServerProcess = run("kube-apiserver", apiServerFlags);
+        Path auditPolicy = writeAuditPolicy(workDir.resolve("audit-policy.yaml"));
+        apiServerCommand = etcd -> {
+            List<String> flags = new ArrayList<>(ControlPlaneFlags.apiServer(
+                    binaries.apiServer(), apiServerCertDir(), etcd, ports[2], tokens, keys, frontProxy));
+            flags.addAll(ControlPlaneFlags.audit(auditPolicy, auditLog()));
+            return flags;
+        };
+        apiServerProcess = run("kube-apiserver", apiServerCommand.apply(etcdEndpoint));
         ReadinessProbe.https(apiServer.resolve("/readyz"), apiServerCertificate(), Optional.of(adminToken))
                 .await(apiServerProcess, deadline);
         kubeconfig = Kubeconfig.write(workDir.resolve("kubeconfig"), apiServer, apiServerCertificate(), adminToken);
@@ -139,6 +161,26 @@ public final class ControlPlane implements AutoCloseable {
         LocalProcess process = LocalProcess.start(name, command, workDir, workDir.resolve("logs/" + name + ".log"));
         processes.add(process);
         return process;
+    }
+
+    /**
+     * Stops kube-apiserver and starts it again on the same port, serving certificate and keys, storing in the etcd at
+     * {@code etcd} (say, one restored from a snapshot): clients keep their URL, credentials and open watches, which
+     * reconnect. Returns once /readyz answers; each restart logs to {@code logs/kube-apiserver.<n>.log}.
+     */
+    public synchronized void restartApiServer(URI etcd) throws InterruptedException {
+        int index = processes.indexOf(apiServerProcess);
+        apiServerProcess.close();
+        apiServerRestarts++;
+        apiServerProcess = LocalProcess.start(
+                "kube-apiserver",
+                apiServerCommand.apply(etcd),
+                workDir,
+                workDir.resolve("logs/kube-apiserver." + apiServerRestarts + ".log"));
+        processes.set(index, apiServerProcess);
+        etcdEndpoint = etcd;
+        ReadinessProbe.https(apiServer().resolve("/readyz"), apiServerCertificate(), Optional.of(adminToken))
+                .await(apiServerProcess, Instant.now().plus(STARTUP_TIMEOUT));
     }
 
     /** Every request's metadata after its response (a watch's also when it starts): who sent what, a JSON line each. */
@@ -192,7 +234,7 @@ public final class ControlPlane implements AutoCloseable {
         return kubeconfig.server();
     }
 
-    /** The client URL of the etcd that stores the cluster's objects (not an etcd managed by the operator). */
+    /** The client URL of the etcd kube-apiserver stores the cluster's objects in (not one the operator manages). */
     public URI etcdEndpoint() {
         return etcdEndpoint;
     }
@@ -212,7 +254,7 @@ public final class ControlPlane implements AutoCloseable {
         return timeToReady;
     }
 
-    /** The processes in start order: etcd, kube-apiserver, kube-controller-manager. */
+    /** The processes in start order: etcd (not after {@link #startOn}), kube-apiserver, kube-controller-manager. */
     public List<ProcessHandle> processes() {
         return processes.stream().map(LocalProcess::handle).toList();
     }
