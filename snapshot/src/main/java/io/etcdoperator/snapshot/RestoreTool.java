@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -108,14 +110,15 @@ public record RestoreTool(Path executable, Kind kind) {
         builder.environment().put("ETCDCTL_API", "3");
         try {
             Process process = builder.start();
-            byte[] output = process.getInputStream().readNBytes(OUTPUT_LIMIT);
-            process.getInputStream().transferTo(OutputStream.nullOutputStream());
+            // read beside the wait: a tool that hangs with its output open must still meet the deadline
+            FutureTask<byte[]> reading = new FutureTask<>(() -> drain(process));
+            Thread.ofVirtual().start(reading);
             if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new SnapshotFailure(
                         SnapshotFailure.Reason.RESTORE_TOOL_FAILED, executable + " did not finish within " + within);
             }
-            String text = new String(output, StandardCharsets.UTF_8);
+            String text = new String(output(reading), StandardCharsets.UTF_8);
             if (process.exitValue() != 0) {
                 throw new SnapshotFailure(
                         SnapshotFailure.Reason.RESTORE_TOOL_FAILED,
@@ -129,6 +132,20 @@ public record RestoreTool(Path executable, Kind kind) {
             Thread.currentThread().interrupt();
             throw new SnapshotFailure(
                     SnapshotFailure.Reason.RESTORE_TOOL_FAILED, "interrupted while running " + executable, e);
+        }
+    }
+
+    private static byte[] drain(Process process) throws IOException {
+        byte[] output = process.getInputStream().readNBytes(OUTPUT_LIMIT);
+        process.getInputStream().transferTo(OutputStream.nullOutputStream());
+        return output;
+    }
+
+    private static byte[] output(FutureTask<byte[]> reading) throws IOException, InterruptedException {
+        try {
+            return reading.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         }
     }
 

@@ -3,8 +3,12 @@ package io.etcdoperator.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -79,5 +83,16 @@ class RestoreToolTest {
                 .isInstanceOf(SnapshotFailure.class)
                 .satisfies(e -> assertThat(((SnapshotFailure) e).reason())
                         .isEqualTo(SnapshotFailure.Reason.RESTORE_TOOL_FAILED));
+    }
+
+    /** A tool that hangs with its output still open must not hold the restore past its deadline. */
+    @Test
+    void aToolThatHangsIsStoppedAtTheDeadline(@TempDir Path dir) throws Exception {
+        Path tool = dir.resolve("etcdutl");
+        Files.writeString(tool, "#!/bin/sh\necho starting\nexec sleep 20\n");
+        Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwx------"));
+        assertThatThrownBy(() -> RestoreTool.at(tool).status(dir.resolve("db"), Duration.ofSeconds(1)))
+                .isInstanceOf(SnapshotFailure.class)
+                .hasMessageContaining("did not finish within PT1S");
     }
 }
