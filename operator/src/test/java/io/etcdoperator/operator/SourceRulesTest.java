@@ -39,7 +39,7 @@ class SourceRulesTest {
      * counted in the formatter's layout (palantir-java-format, 120 columns), re-measured when it was adopted.
      */
     private static final Map<String, Integer> LONG_CLASSES = Map.ofEntries(
-            Map.entry(OPERATOR + "cluster/ClusterObserver.java", 508),
+            Map.entry(OPERATOR + "cluster/ClusterObserver.java", 489),
             Map.entry(OPERATOR + "resources/MemberPods.java", 489),
             Map.entry(OPERATOR + "snapshot/ScheduleReconcile.java", 418),
             Map.entry(OPERATOR + "snapshot/SnapshotReconcile.java", 407),
@@ -49,14 +49,12 @@ class SourceRulesTest {
 
     private static final Map<String, Integer> LONG_METHODS = Map.ofEntries(
             Map.entry(OPERATOR + "Main.java#call", 67),
-            Map.entry(OPERATOR + "cluster/ClusterObserver.java#observe", 79),
+            Map.entry(OPERATOR + "cluster/ClusterObserver.java#observe", 74),
             Map.entry(OPERATOR + "cluster/ClusterReport.java#pass", 65),
             Map.entry(OPERATOR + "cluster/MaintenanceSteps.java#defragment", 61),
-            Map.entry(OPERATOR + "cluster/StepExecutor.java#perform", 73),
+            Map.entry(OPERATOR + "cluster/StepExecutor.java#perform", 68),
             Map.entry(OPERATOR + "defrag/DefragScheduleReconcile.java#reconcile", 61),
-            Map.entry(OPERATOR + "planner/ClusterPlanner.java#next", 100),
-            Map.entry(OPERATOR + "planner/QuorumLoss.java#QuorumLoss", 65),
-            Map.entry(OPERATOR + "planner/QuorumLoss.java#next", 63),
+            Map.entry(OPERATOR + "planner/ClusterPlanner.java#next", 93),
             Map.entry(OPERATOR + "resources/MemberPods.java#template", 63),
             Map.entry(OPERATOR + "snapshot/ScheduleReconcile.java#reconcile", 87),
             Map.entry(OPERATOR + "status/ClusterHealth.java#assess", 86),

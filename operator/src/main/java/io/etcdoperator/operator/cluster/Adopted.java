@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** What the observer reads of an adoption (spec.bootstrap.existing): from the cluster's status, and from etcd. */
-final class Adopted {
+public final class Adopted {
 
     private static final Logger LOG = LoggerFactory.getLogger(Adopted.class);
 
@@ -35,12 +35,12 @@ final class Adopted {
                 || target.getBootstrap().getExisting() == null) {
             return ExternalMembers.NONE;
         }
-        List<String> recorded =
-                Optional.ofNullable(cluster.getStatus().getExternalMembers()).orElse(List.of());
+        List<String> recorded = cluster.getStatus().getExternalMembers();
         boolean latched = cluster.getStatus().getClusterID() != null;
-        if (latched && recorded.isEmpty()) {
-            return ExternalMembers.NONE;
+        if (recorded != null && recorded.isEmpty() || latched && recorded == null) {
+            return ExternalMembers.NONE; // finished (the empty list stays: a later reset-empty forms a new cluster)
         }
+        recorded = recorded == null ? List.of() : recorded;
         Map<String, String> annotations = cluster.getMetadata().getAnnotations();
         boolean allowed = annotations != null
                 && "true".equals(annotations.get(EtcdOperatorApi.ANNOTATION_REMOVE_EXTERNAL_MEMBERS));
@@ -48,8 +48,33 @@ final class Adopted {
         return new ExternalMembers(true, ids, Map.of(), allowed, Optional.ofNullable(target.getVersion()));
     }
 
+    /** Only an answer that names the member counts: a shared or loopback URL may be answered by another one. */
+    private static Optional<EndpointStatus> status(EtcdAdmin etcd, Member member) {
+        for (URI url : member.clientUrls()) {
+            try {
+                EndpointStatus status = etcd.status(url);
+                if (status.memberId().equals(member.id())) {
+                    return Optional.of(status);
+                }
+            } catch (EtcdException e) {
+                LOG.atDebug()
+                        .addKeyValue("member", member.name())
+                        .addKeyValue("error", e.getMessage())
+                        .log("external member did not answer");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** External members still vote: recorded, and the adoption not finished (Finish leaves an empty list). */
+    public static boolean externalVoting(EtcdCluster cluster) {
+        return cluster.getStatus() != null
+                && cluster.getStatus().getExternalMembers() != null
+                && !cluster.getStatus().getExternalMembers().isEmpty();
+    }
+
     /** The client URLs the user gave for the running cluster. */
-    static List<URI> clientUrls(EtcdCluster cluster) {
+    public static List<URI> clientUrls(EtcdCluster cluster) {
         return cluster.getStatus().getObserved().getBootstrap().getExisting().getClientUrls().stream()
                 .map(URI::create)
                 .toList();
@@ -62,17 +87,7 @@ final class Adopted {
         }
         Map<MemberId, EndpointStatus> answered = new HashMap<>();
         for (Member member : external.listed(membership)) {
-            if (member.clientUrls().isEmpty()) {
-                continue;
-            }
-            try {
-                answered.put(member.id(), etcd.status(member.clientUrls().getFirst()));
-            } catch (EtcdException e) {
-                LOG.atDebug()
-                        .addKeyValue("member", member.name())
-                        .addKeyValue("error", e.getMessage())
-                        .log("external member did not answer");
-            }
+            status(etcd, member).ifPresent(s -> answered.put(member.id(), s));
         }
         return new ExternalMembers(
                 true, external.recorded(), answered, external.removalAllowed(), external.wantedVersion());

@@ -8,6 +8,9 @@ import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.AdoptionSteps;
 import io.etcdoperator.operator.planner.Step;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,10 +22,12 @@ final class Adopter {
 
     private final EventRecorder events;
     private final LeaseCheck lease;
+    private final Clock clock;
 
-    Adopter(EventRecorder events, LeaseCheck lease) {
+    Adopter(EventRecorder events, LeaseCheck lease, Clock clock) {
         this.events = events;
         this.lease = lease;
+        this.clock = clock;
     }
 
     Outcome perform(EtcdCluster cluster, Step.Adopting step, Optional<EtcdAdmin> etcd) {
@@ -39,7 +44,7 @@ final class Adopter {
             }
             case AdoptionSteps.RemoveExternal s -> remove(cluster, s, etcd.orElseThrow());
             case AdoptionSteps.Finish s -> {
-                cluster.getStatus().setExternalMembers(null);
+                cluster.getStatus().setExternalMembers(List.of());
                 yield Outcome.reported(
                         events, cluster, s.reason(), "adoption complete: etcd lists none of the external members");
             }
@@ -50,6 +55,14 @@ final class Adopter {
     private Outcome adopt(EtcdCluster cluster, AdoptionSteps.Adopt s) {
         cluster.getStatus()
                 .setExternalMembers(s.external().stream().map(MemberId::hex).toList());
+        // the joins get a deadline of their own, not what the refusals before the latch left of the first one
+        int seconds = Optional.ofNullable(cluster.getSpec().getProgressDeadlineSeconds())
+                .orElse(600);
+        cluster.getStatus()
+                .setProgressDeadline(clock.instant()
+                        .plusSeconds(seconds)
+                        .truncatedTo(ChronoUnit.SECONDS)
+                        .toString());
         String message = "adopting running etcd cluster " + s.clusterId() + " with "
                 + s.external().size() + " external member(s) (" + s.summary()
                 + "); the operator's members join as learners one at a time";

@@ -193,7 +193,7 @@ final class ClusterReport implements ClusterMemory {
         status.setObservedGeneration(generation);
         observed.lowestRunningVersion().ifPresent(v -> status.setVersion(v.toString()));
         boolean paused = health.progressing().reason() == Reason.PAUSED;
-        if (complete || paused) {
+        if (complete || paused || observed.adopting() && observed.targetReached(desired)) { // a person's wait
             status.setProgressDeadline(null);
         }
         if (observed.clusterId().isPresent() || status.getClusterID() != null) {

@@ -108,7 +108,7 @@ public class StepExecutor {
         this.members = new EtcdMemberWrites(client);
         this.membership = new MembershipSteps(client, members, events, lease);
         this.replacement = new ReplacementSteps(client, events, volumes, lease, members);
-        this.adopter = new Adopter(events, lease);
+        this.adopter = new Adopter(events, lease, clock);
         this.maintenance = new MaintenanceSteps(new DefragRuns(client), events, clock, spaceRecoveries);
     }
 

@@ -7,6 +7,7 @@ import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
+import io.etcdoperator.operator.cluster.Adopted;
 import io.etcdoperator.operator.cluster.AllLostRecourse;
 import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.cluster.TlsSecretLookup;
@@ -28,6 +29,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -171,18 +173,23 @@ public class MemberReconcile {
 
     /**
      * The finalizer: MemberRemove before the Pod and PVC go. Skipped when the whole cluster is being deleted, so a
-     * cluster delete never waits on a quorum that is disappearing with it.
+     * cluster delete never waits on a quorum that is disappearing with it; not while an adopted etcd's own members
+     * still vote: they outlive the cluster, and must keep a quorum of the voters left.
      */
     public Cleanup cleanup(EtcdMember member) {
         EtcdCluster cluster = observer.cluster(member);
-        if (cluster == null || cluster.getMetadata().getDeletionTimestamp() != null) {
+        boolean outlived = cluster != null && Adopted.externalVoting(cluster);
+        if (cluster == null || (cluster.getMetadata().getDeletionTimestamp() != null && !outlived)) {
             return new Cleanup(true, "cluster is being deleted; MemberRemove skipped");
         }
         if (AllLostRecourse.resetAsked(cluster)) { // no etcd left to remove this member from
             return new Cleanup(
                     true, "every member lost its data and the cluster is reset to empty; MemberRemove skipped");
         }
-        List<URI> endpoints = observer.voterEndpoints(member, cluster, true);
+        List<URI> endpoints = new ArrayList<>(observer.voterEndpoints(member, cluster, true));
+        if (outlived) {
+            endpoints.addAll(Adopted.clientUrls(cluster));
+        }
         if (endpoints.isEmpty()) {
             boolean others =
                     apiServer

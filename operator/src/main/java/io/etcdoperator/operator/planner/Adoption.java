@@ -30,11 +30,17 @@ final class Adoption {
     /** Before the id is latched: every member of the running cluster must answer, on the target's minor version. */
     static Step bootstrap(ObservedCluster observed, int desired) {
         if (!(observed.etcd() instanceof Reached reached)) {
-            String detail = observed.etcd() instanceof Unreachable u ? u.detail() : "no client URL to dial";
-            return new Wait(Reason.CLUSTER_UNREACHABLE, "the running cluster to adopt: " + detail, ClusterPlanner.LONG);
+            return observed.etcd() instanceof Unreachable u
+                    ? new Wait(
+                            u.reason(), "the running etcd to adopt does not answer: " + u.detail(), ClusterPlanner.LONG)
+                    : new Wait(Reason.CLUSTER_UNREACHABLE, "no client URL to dial", ClusterPlanner.LONG);
         }
         Membership membership = reached.membership();
-        return refusal(observed.external(), membership, desired)
+        Optional<String> alarms = observed.maintenance().alarms().isEmpty()
+                ? Optional.empty()
+                : Optional.of("the running cluster has alarms raised ("
+                        + observed.maintenance().alarms() + "): disarm them first");
+        return alarms.or(() -> refusal(observed.external(), membership, desired))
                 .<Step>map(why -> new Wait(Reason.ADOPTION_REFUSED, why, ClusterPlanner.LONG))
                 .orElseGet(() -> new AdoptionSteps.Adopt(
                         membership.clusterId(),
@@ -45,6 +51,13 @@ final class Adoption {
     static Optional<String> refusal(ExternalMembers external, Membership membership, int desired) {
         if (desired == 0) {
             return Optional.of("spec.replicas is 0: there is no member to move the cluster to");
+        }
+        List<Member> multi = membership.members().stream()
+                .filter(m -> m.peerUrls().size() != 1)
+                .toList();
+        if (!multi.isEmpty()) {
+            return Optional.of("member(s) " + names(multi) + " advertise more than one peer URL; a joining member's "
+                    + "--initial-cluster names one per member");
         }
         if (!membership.learners().isEmpty()) {
             return Optional.of("the running cluster has a learner (" + names(membership.learners())
@@ -77,11 +90,20 @@ final class Adoption {
         return Optional.empty();
     }
 
-    /** etcd lists none of the external members any more (the last removal done, or done by hand). */
-    static Optional<Step> finished(ObservedCluster observed, Membership membership) {
+    /**
+     * etcd lists none of the external members any more (the last removal done, or done by hand): Finish. While they
+     * vote, replicas 0 would park the operator's last voter beside them: refused.
+     */
+    static Optional<Step> hold(ObservedCluster observed, Membership membership, int desired) {
         ExternalMembers external = observed.external();
         if (external.adopting() && external.listed(membership).isEmpty()) {
             return Optional.of(new AdoptionSteps.Finish());
+        }
+        if (observed.adopting() && desired == 0) {
+            return Optional.of(new Wait(
+                    Reason.ADOPTION_REFUSED,
+                    "spec.replicas is 0 while the adopted cluster's own members vote: finish the adoption first",
+                    ClusterPlanner.LONG));
         }
         return Optional.empty();
     }
@@ -93,8 +115,13 @@ final class Adoption {
         if (!external.adopting() || listed.isEmpty()) {
             return Optional.empty();
         }
-        Optional<Member> externalLeader =
-                external.leader().flatMap(membership::byId).filter(external::external);
+        Optional<Member> externalLeader = external.leader()
+                .or(() -> observed.running().stream()
+                        .flatMap(m -> m.endpoint().stream())
+                        .max(Comparator.comparingLong(EndpointStatus::raftTerm))
+                        .map(EndpointStatus::leader))
+                .flatMap(membership::byId)
+                .filter(external::external);
         if (externalLeader.isPresent()) {
             return transferee(observed, membership)
                     .map(t -> (Step) new AdoptionSteps.HandOverLeadership(
@@ -103,7 +130,7 @@ final class Adoption {
                             t.name(),
                             t.memberId().orElseThrow()))
                     .or(() -> Optional.of(new Wait(
-                            Reason.ADOPTION_AWAITING_REMOVAL,
+                            Reason.MEMBERS_NOT_READY,
                             "no ready voter of the operator's to hand leadership to yet",
                             ClusterPlanner.SHORT)));
         }

@@ -131,7 +131,7 @@ public final class ClusterPlanner {
                             + observed.clusterId().get() + "; no membership change is made",
                     LONG);
         }
-        Optional<Step> hold = Adoption.finished(observed, membership)
+        Optional<Step> hold = Adoption.hold(observed, membership, desired)
                 .or(() -> SpaceAlarms.corrupt(observed).or(() -> Defragmentation.overdue(observed)));
         if (hold.isPresent()) {
             return hold.get();
@@ -315,7 +315,9 @@ public final class ClusterPlanner {
 
     private Optional<Step> removeOrphans(ObservedCluster observed, Membership membership) {
         for (Member member : membership.members()) {
-            if (observed.ownerOf(member).isPresent() || observed.external().external(member)) {
+            // while adopting, a voter no EtcdMember owns may be the running cluster's own, added after the latch
+            boolean kept = observed.external().external(member) || (observed.adopting() && !member.learner());
+            if (observed.ownerOf(member).isPresent() || kept) {
                 continue;
             }
             int voters = membership.voters().size();

@@ -4,6 +4,7 @@ import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,8 +51,10 @@ public record ExternalMembers(
         return status != null && status.errors().isEmpty();
     }
 
-    /** The leader as an answering member reports it. */
+    /** The leader as the answering member with the newest raft term reports it. */
     public Optional<MemberId> leader() {
-        return answered.values().stream().map(EndpointStatus::leader).findFirst();
+        return answered.values().stream()
+                .max(Comparator.comparingLong(EndpointStatus::raftTerm))
+                .map(EndpointStatus::leader);
     }
 }

@@ -24,7 +24,15 @@ final class QuorumLoss {
         if (asked.isEmpty()) {
             return automatic(observed);
         }
-        QuorumRecovery recovery = asked.get();
+        if (observed.adopting()) {
+            return refuse("a running etcd is being adopted and its own members vote: a forced new cluster would run "
+                    + "beside them under the same id; bring the operator's members back, or remove the annotation");
+        }
+        return requested(observed, asked.get());
+    }
+
+    /** The recovery a person asked for, from the member they named. */
+    private static Optional<Step> requested(ObservedCluster observed, QuorumRecovery recovery) {
         Optional<ObservedMember> survivor = observed.byName(recovery.from()).filter(ObservedMember::running);
         if (survivor.isEmpty()) {
             return refuse("no running member " + recovery.from() + " of this cluster");

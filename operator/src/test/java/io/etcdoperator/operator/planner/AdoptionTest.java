@@ -5,6 +5,7 @@ import static io.etcdoperator.operator.planner.Observations.cluster;
 import static io.etcdoperator.operator.planner.Observations.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
@@ -108,7 +109,7 @@ class AdoptionTest {
         latched = false;
         Step step = healthyExternals(3)
                 .next(cluster().etcdView(new EtcdView.Unreachable(Reason.CLUSTER_UNREACHABLE, "refused")), 3);
-        assertThat(refusal(step, Reason.CLUSTER_UNREACHABLE)).contains("the running cluster to adopt");
+        assertThat(refusal(step, Reason.CLUSTER_UNREACHABLE)).contains("the running etcd to adopt does not answer");
     }
 
     @Test
@@ -187,7 +188,7 @@ class AdoptionTest {
     }
 
     @Test
-    void aRemovalThatWouldLoseTheQuorumWaits() {
+    void aRemovalWhileTooFewVotersAnswerWaits() {
         leader = "a";
         allowed = true;
         Step step = ext("ext-0", "3.5.9")
@@ -200,13 +201,101 @@ class AdoptionTest {
 
     @Test
     void etcdListingNoExternalMemberFinishesTheAdoption() {
-        latched = true;
         // recorded in status, gone from etcd: the list is recorded from the externals declared, then dropped
         ext("ext-0", "3.5.9");
         Member gone = external.removeFirst();
         answered.clear();
         Step step = nextWithRecorded(cluster().voter("a").leader("a"), Set.of(gone.id()));
         assertThat(step).isEqualTo(new AdoptionSteps.Finish());
+    }
+
+    @Test
+    void aPersonsForcedNewClusterIsRefusedWhileTheExternalMembersVote() {
+        Observations ours = cluster()
+                .voter("a")
+                .unreadyVoter("b")
+                .maintenance(new Maintenance(
+                        List.of(),
+                        Maintenance.DEFAULT_QUOTA,
+                        Optional.empty(),
+                        Optional.of(new Maintenance.QuorumRecovery("a", Optional.empty()))));
+        Step step = healthyExternals(3).next(ours, 2);
+        assertThat(refusal(step, Reason.QUORUM_RECOVERY_REFUSED)).contains("same id");
+    }
+
+    @Test
+    void replicasZeroIsRefusedWhileTheExternalMembersVote() {
+        leader = "a";
+        Step step = healthyExternals(1).next(cluster().voter("a").leader("a"), 0);
+        assertThat(refusal(step, Reason.ADOPTION_REFUSED)).contains("spec.replicas is 0");
+    }
+
+    @Test
+    void aVoterAddedToTheRunningClusterAfterTheLatchIsKept() {
+        healthyExternals(2);
+        Step step = nextWith(
+                cluster().voter("a"),
+                3,
+                new Member(id("late"), "late", List.of(Observations.peer("late")), List.of(client("late")), false));
+        assertThat(step).isInstanceOf(Step.CreateMember.class);
+    }
+
+    @Test
+    void aMemberWithTwoPeerUrlsRefusesTheAdoption() {
+        latched = false;
+        healthyExternals(2);
+        external.add(new Member(
+                id("two"),
+                "two",
+                List.of(Observations.peer("two"), URI.create("http://10.0.0.9:2380")),
+                List.of(client("two")),
+                false));
+        answered.put(id("two"), status(id("two"), "3.5.9"));
+        assertThat(refusal(next(cluster(), 3), Reason.ADOPTION_REFUSED)).contains("more than one peer URL");
+    }
+
+    @Test
+    void raisedAlarmsRefuseTheAdoption() {
+        latched = false;
+        Observations ours = cluster()
+                .maintenance(new Maintenance(
+                        List.of(new Alarm(id("ext-0"), Alarm.Kind.NOSPACE)),
+                        Maintenance.DEFAULT_QUOTA,
+                        Optional.empty()));
+        assertThat(refusal(healthyExternals(3).next(ours, 3), Reason.ADOPTION_REFUSED))
+                .contains("alarms");
+    }
+
+    @Test
+    void theLeaderIsTheOneTheNewestTermNames() {
+        var old = new EndpointStatus("3.5.9", id("ext-0"), id("ext-0"), 10, 10, 2, 0, 0, 1, false, List.of());
+        var now = new EndpointStatus("3.5.9", id("ext-1"), id("ext-2"), 10, 10, 3, 0, 0, 1, false, List.of());
+        var adoption = new ExternalMembers(
+                true, Set.of(), Map.of(id("ext-0"), old, id("ext-1"), now), false, Optional.empty());
+        assertThat(adoption.leader()).contains(id("ext-2"));
+    }
+
+    /** As {@link #next}, with one more member in etcd that was not there when the cluster was adopted. */
+    private Step nextWith(Observations ours, int desired, Member late) {
+        Set<MemberId> recorded = new HashSet<>();
+        external.forEach(m -> recorded.add(m.id()));
+        external.add(late);
+        ObservedCluster built = ours.build();
+        List<Member> all = new ArrayList<>(external);
+        all.addAll(((EtcdView.Reached) built.etcd()).membership().members());
+        return planner.next(
+                new ObservedCluster(
+                        built.clusterId(),
+                        built.members(),
+                        new EtcdView.Reached(new Membership(CLUSTER, all)),
+                        built.auth(),
+                        built.maintenance(),
+                        built.observedAt(),
+                        built.stranded(),
+                        built.recourse(),
+                        built.retained(),
+                        new ExternalMembers(true, recorded, answered, false, Optional.of("3.5.16"))),
+                desired);
     }
 
     private Step nextWithRecorded(Observations ours, Set<MemberId> recorded) {
