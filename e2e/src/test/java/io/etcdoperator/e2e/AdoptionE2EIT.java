@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -146,6 +147,56 @@ class AdoptionE2EIT {
                     .as("one event per external member")
                     .hasSize(3);
         }
+    }
+
+    /** The running cluster outlives an EtcdCluster deleted (foreground) mid-adoption: its member leaves etcd first. */
+    @Test
+    void anEtcdClusterDeletedMidAdoptionLeavesTheRunningClusterWhole(E2eEnvironment env) throws Exception {
+        String ns = env.namespace("adopt-delete");
+        List<Pod> external = startExternal(env, ns);
+        String hosts = external.stream().map(E2eEnvironment::clientUrl).collect(Collectors.joining(","));
+        List<String> urls =
+                IntStream.range(0, 3).mapToObj(i -> clientUrl(ns, i)).toList();
+        env.createCluster(
+                ns,
+                "half",
+                Map.of(
+                        "replicas",
+                        1,
+                        "version",
+                        "3.5.16",
+                        "storage",
+                        Map.of("size", "256Mi"),
+                        "bootstrap",
+                        Map.of("existing", Map.of("clientUrls", urls))));
+        Await.until(
+                "4 voters, removal awaited",
+                Duration.ofMinutes(4),
+                () -> EtcdStatus.condition(env.cluster(ns, "half"), "Progressing")
+                        .filter(p -> "AdoptionAwaitingRemoval".equals(p.get("reason")))
+                        .isPresent());
+        assertThat(JSON.readTree(env.etcdctl(hosts, "member", "list", "-w", "json"))
+                        .at("/members"))
+                .hasSize(4);
+        // foreground: the EtcdCluster stays, being deleted, until its members are gone (docs/operations.md)
+        env.client()
+                .genericKubernetesResources(E2eEnvironment.CLUSTERS)
+                .inNamespace(ns)
+                .withName("half")
+                .withPropagationPolicy(DeletionPropagation.FOREGROUND)
+                .delete();
+        Await.until(
+                "the EtcdMember gone",
+                Duration.ofMinutes(2),
+                () -> env.members(ns, "half").isEmpty());
+        JsonNode after = JSON.readTree(env.etcdctl(hosts, "member", "list", "-w", "json"));
+        assertThat(after.at("/members").findValuesAsText("name"))
+                .as("the running cluster's own members, and only them")
+                .containsExactlyInAnyOrder("ext-0", "ext-1", "ext-2");
+        env.etcdctl(hosts, "put", "after-delete", "still-writable");
+        assertThat(env.etcdctl(hosts, "get", "after-delete", "--print-value-only")
+                        .strip())
+                .isEqualTo("still-writable");
     }
 
     private static String clientUrl(String ns, int i) {

@@ -95,7 +95,7 @@ class VerifiedSnapshotIT {
         assertThat(wrongNumbers.field("message")).contains("but the save recorded 1");
     }
 
-    /** One run of the documented measurement: -Dverify.large.mib=150 (skipped without it). */
+    /** One run of the documented measurement, encrypted: -Dverify.large.mib=1024 (skipped without it). */
     @Test
     void measureTheVerifyOfALargeSnapshot() throws Exception {
         int mib = Integer.getInteger("verify.large.mib", 0);
@@ -111,17 +111,26 @@ class VerifiedSnapshotIT {
                         Long.toString(4L << 30));
                 var keys = new Keys(etcd.clientUrl())) {
             keys.fill("/big/", mib * 64, 16 * 1024);
-            saveArgs = saveArgs(etcd, List.of());
+            Path keyDir = Files.createDirectories(tmp.resolve("keys"));
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            Files.writeString(keyDir.resolve("2025-01"), Base64.getEncoder().encodeToString(key));
+            saveArgs = saveArgs(
+                    etcd, List.of("--encryption-key-dir", keyDir.toString(), "--encryption-key-id", "2025-01"));
             AgentProcess save = AgentProcess.run("128m", Map.of(), saveArgs);
             assertThat(save.exitCode()).as(save.output()).isZero();
-            System.out.printf("save with status: %.1f s%n", save.elapsed().toMillis() / 1e3);
             AgentRun saved = new AgentRun(0, save.json());
-            AgentProcess verify = AgentProcess.run("128m", Map.of(), verifyArgs(saved, List.of()));
+            AgentProcess verify = AgentProcess.run(
+                    "128m", Map.of(), verifyArgs(saved, List.of("--encryption-key-dir", keyDir.toString())));
             assertThat(verify.exitCode()).as(verify.output()).isZero();
             String line = String.format(
-                    "verify of a %d MiB snapshot (%s keys): %.1f s wall, agent says %s ms, peak RSS %d MiB",
+                    "encrypted save of a %d MiB snapshot (%s keys, status recorded): %.1f s wall, peak RSS %d MiB; "
+                            + "its verify (fetch, decrypt, restore, compare): %.1f s wall, agent says %s ms, peak "
+                            + "RSS %d MiB; agent heap -Xmx128m",
                     Files.size(tmp.resolve("pvc").resolve("nightly.db")) >> 20,
                     saved.field("dbTotalKeys"),
+                    save.elapsed().toMillis() / 1e3,
+                    save.peakRssBytes() >> 20,
                     verify.elapsed().toMillis() / 1e3,
                     new AgentRun(0, verify.json()).field("tookMillis"),
                     verify.peakRssBytes() >> 20);
