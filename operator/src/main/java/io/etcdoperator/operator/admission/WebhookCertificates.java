@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,12 +76,17 @@ public final class WebhookCertificates {
 
     /** A serving certificate for the webhook Service's DNS names, valid as long as its CA. */
     public CertifiedKey serving(CertificateAuthority ca, String service, String namespace) {
+        return serving(ca, service, namespace, Optional.empty());
+    }
+
+    /** ... and for the Pod's own address, which an API server without Service routing calls by a url. */
+    public CertifiedKey serving(CertificateAuthority ca, String service, String namespace, Optional<String> podIp) {
         List<String> names =
                 List.of(service + "." + namespace + ".svc", service + "." + namespace + ".svc.cluster.local");
         return ca.issue(
                 LeafProfile.SERVER,
                 names.getFirst(),
-                new SubjectAltNames(names, List.of()),
+                new SubjectAltNames(names, podIp.stream().toList()),
                 Validity.starting(clock.instant(), CA_LIFETIME, BACKDATE));
     }
 

@@ -66,7 +66,11 @@ public final class WebhookOptions {
         var ca = certificates.authority(namespace, caSecret);
         var server = new WebhookServer(
                 address,
-                certificates.serving(ca, service, namespace),
+                certificates.serving(
+                        ca,
+                        service,
+                        namespace,
+                        Optional.ofNullable(System.getenv("POD_IP")).filter(ip -> !ip.isBlank())),
                 ca.certificate(),
                 new DeletionReviews(new DeletionProtection(user, Set.copyOf(watchNamespaces))));
         certificates.publish(ca, configuration);

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Clock;
 import java.util.Base64;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true)
@@ -28,6 +29,12 @@ class WebhookCertificatesMockTest {
                         .map(n -> (Object) n.get(1))
                         .toList())
                 .contains("etcd-operator-webhook.ops.svc");
+        var byAddress = certificates.serving(first, "etcd-operator-webhook", "ops", Optional.of("10.234.0.7"));
+        assertThat(byAddress.certificate().getSubjectAlternativeNames().stream()
+                        .map(n -> (Object) n.get(1))
+                        .toList())
+                .as("the Pod's address, for an API server that calls the webhook by a url")
+                .contains("etcd-operator-webhook.ops.svc", "10.234.0.7");
 
         client.resource(new ValidatingWebhookConfigurationBuilder()
                         .withNewMetadata()
