@@ -80,6 +80,12 @@ class DeletionWebhookE2EIT {
             // controller-manager calls as the admin, so they are not shown here
         } finally {
             env.upgradeChart(List.of("--set", "deletionProtection.webhook.enabled=false"));
+            // the three members would run beside every later class
+            env.client()
+                    .genericKubernetesResources(E2eEnvironment.CLUSTERS)
+                    .inNamespace(ns)
+                    .withName("pr")
+                    .delete();
         }
     }
 
