@@ -74,19 +74,7 @@ class AdoptionTest {
         EtcdView view = built.etcd() instanceof EtcdView.Reached
                 ? new EtcdView.Reached(new Membership(CLUSTER, all))
                 : built.etcd();
-        return planner.next(
-                new ObservedCluster(
-                        built.clusterId(),
-                        built.members(),
-                        view,
-                        built.auth(),
-                        built.maintenance(),
-                        built.observedAt(),
-                        built.stranded(),
-                        built.recourse(),
-                        built.retained(),
-                        adoption),
-                desired);
+        return planner.next(with(built, view, adoption), desired);
     }
 
     private static String refusal(Step step, Reason reason) {
@@ -284,16 +272,9 @@ class AdoptionTest {
         List<Member> all = new ArrayList<>(external);
         all.addAll(((EtcdView.Reached) built.etcd()).membership().members());
         return planner.next(
-                new ObservedCluster(
-                        built.clusterId(),
-                        built.members(),
+                with(
+                        built,
                         new EtcdView.Reached(new Membership(CLUSTER, all)),
-                        built.auth(),
-                        built.maintenance(),
-                        built.observedAt(),
-                        built.stranded(),
-                        built.recourse(),
-                        built.retained(),
                         new ExternalMembers(true, recorded, answered, false, Optional.of("3.5.16"))),
                 desired);
     }
@@ -301,17 +282,22 @@ class AdoptionTest {
     private Step nextWithRecorded(Observations ours, Set<MemberId> recorded) {
         ObservedCluster built = ours.build();
         return planner.next(
-                new ObservedCluster(
-                        built.clusterId(),
-                        built.members(),
-                        built.etcd(),
-                        built.auth(),
-                        built.maintenance(),
-                        built.observedAt(),
-                        built.stranded(),
-                        built.recourse(),
-                        built.retained(),
-                        new ExternalMembers(true, recorded, Map.of(), false, Optional.of("3.5.16"))),
+                with(built, built.etcd(), new ExternalMembers(true, recorded, Map.of(), false, Optional.of("3.5.16"))),
                 1);
+    }
+
+    /** The built observation with etcd's view and the adoption replaced. */
+    private static ObservedCluster with(ObservedCluster built, EtcdView view, ExternalMembers adoption) {
+        return new ObservedCluster(
+                built.clusterId(),
+                built.members(),
+                view,
+                built.auth(),
+                built.maintenance(),
+                built.observedAt(),
+                built.stranded(),
+                built.recourse(),
+                built.retained(),
+                adoption);
     }
 }
