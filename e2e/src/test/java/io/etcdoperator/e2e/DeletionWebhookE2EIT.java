@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -95,16 +96,15 @@ class DeletionWebhookE2EIT {
      */
     private static void callOperatorByAddress(E2eEnvironment env) {
         KubernetesClient client = env.client();
-        Pod operator = client.pods()
-                .inNamespace(OperatorPod.NAMESPACE)
-                .list()
-                .getItems()
-                .getFirst();
-        int port = operator.getSpec().getContainers().getFirst().getPorts().stream()
-                .filter(p -> "webhook".equals(p.getName()))
-                .map(ContainerPort::getContainerPort)
-                .findFirst()
-                .orElseThrow();
+        // the upgraded Pod, the one with the webhook's port: the old one may still be listed for a moment
+        Pod operator = Await.value(
+                "the operator Pod that serves the webhook",
+                Duration.ofMinutes(2),
+                () -> client.pods().inNamespace(OperatorPod.NAMESPACE).list().getItems().stream()
+                        .filter(p -> p.getStatus().getPodIP() != null
+                                && webhookPort(p).isPresent())
+                        .findFirst());
+        int port = webhookPort(operator).orElseThrow();
         String url = "https://" + operator.getStatus().getPodIP() + ":" + port + "/validate-deletion";
         client.admissionRegistration()
                 .v1()
@@ -117,6 +117,13 @@ class DeletionWebhookE2EIT {
                     });
                     return c;
                 });
+    }
+
+    private static Optional<Integer> webhookPort(Pod pod) {
+        return pod.getSpec().getContainers().getFirst().getPorts().stream()
+                .filter(p -> "webhook".equals(p.getName()))
+                .map(ContainerPort::getContainerPort)
+                .findFirst();
     }
 
     /** The API server's code and message for a refused call; empty when the call went through. */

@@ -49,12 +49,12 @@ public final class Adopted {
     }
 
     /** Only an answer that names the member counts: a shared or loopback URL may be answered by another one. */
-    private static Optional<EndpointStatus> status(EtcdAdmin etcd, Member member) {
+    private static Optional<Map.Entry<URI, EndpointStatus>> status(EtcdAdmin etcd, Member member) {
         for (URI url : member.clientUrls()) {
             try {
                 EndpointStatus status = etcd.status(url);
                 if (status.memberId().equals(member.id())) {
-                    return Optional.of(status);
+                    return Optional.of(Map.entry(url, status));
                 }
             } catch (EtcdException e) {
                 LOG.atDebug()
@@ -86,10 +86,14 @@ public final class Adopted {
             return external;
         }
         Map<MemberId, EndpointStatus> answered = new HashMap<>();
+        Map<MemberId, URI> at = new HashMap<>();
         for (Member member : external.listed(membership)) {
-            status(etcd, member).ifPresent(s -> answered.put(member.id(), s));
+            status(etcd, member).ifPresent(s -> {
+                answered.put(member.id(), s.getValue());
+                at.put(member.id(), s.getKey());
+            });
         }
         return new ExternalMembers(
-                true, external.recorded(), answered, external.removalAllowed(), external.wantedVersion());
+                true, external.recorded(), answered, external.removalAllowed(), external.wantedVersion(), at);
     }
 }

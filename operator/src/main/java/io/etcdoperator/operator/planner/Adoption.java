@@ -115,17 +115,15 @@ final class Adoption {
         if (!external.adopting() || listed.isEmpty()) {
             return Optional.empty();
         }
-        Optional<Member> externalLeader = external.leader()
-                .or(() -> observed.running().stream()
+        Optional<Member> externalLeader = external.leader(observed.running().stream()
                         .flatMap(m -> m.endpoint().stream())
-                        .max(Comparator.comparingLong(EndpointStatus::raftTerm))
-                        .map(EndpointStatus::leader))
+                        .toList())
                 .flatMap(membership::byId)
                 .filter(external::external);
         if (externalLeader.isPresent()) {
             return transferee(observed, membership)
                     .map(t -> (Step) new AdoptionSteps.HandOverLeadership(
-                            externalLeader.get().clientUrls().getFirst(),
+                            external.clientUrl(externalLeader.get()),
                             externalLeader.get().name(),
                             t.name(),
                             t.memberId().orElseThrow()))

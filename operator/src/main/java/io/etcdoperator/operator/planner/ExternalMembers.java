@@ -4,11 +4,13 @@ import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
+import java.net.URI;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The members of a running etcd the cluster is adopting (spec.bootstrap.existing), for one pass. Before the cluster id
@@ -20,13 +22,30 @@ public record ExternalMembers(
         Set<MemberId> recorded,
         Map<MemberId, EndpointStatus> answered,
         boolean removalAllowed,
-        Optional<String> wantedVersion) {
+        Optional<String> wantedVersion,
+        Map<MemberId, URI> answeredAt) {
 
     public static final ExternalMembers NONE = new ExternalMembers(false, Set.of(), Map.of(), false, Optional.empty());
 
     public ExternalMembers {
         recorded = Set.copyOf(recorded);
         answered = Map.copyOf(answered);
+        answeredAt = Map.copyOf(answeredAt);
+    }
+
+    public ExternalMembers(
+            boolean adopting,
+            Set<MemberId> recorded,
+            Map<MemberId, EndpointStatus> answered,
+            boolean removalAllowed,
+            Optional<String> wantedVersion) {
+        this(adopting, recorded, answered, removalAllowed, wantedVersion, Map.of());
+    }
+
+    /** The advertised client URL at which the member answered as itself this pass, else its first one. */
+    public URI clientUrl(Member member) {
+        return Optional.ofNullable(answeredAt.get(member.id()))
+                .orElseGet(() -> member.clientUrls().getFirst());
     }
 
     /** Whether {@code member} is one of the adopted cluster's own (recorded, or any member before the latch). */
@@ -51,9 +70,10 @@ public record ExternalMembers(
         return status != null && status.errors().isEmpty();
     }
 
-    /** The leader as the answering member with the newest raft term reports it. */
-    public Optional<MemberId> leader() {
-        return answered.values().stream()
+    /** The leader as the answer with the newest raft term names it, among these and {@code others}; 0 is none. */
+    public Optional<MemberId> leader(List<EndpointStatus> others) {
+        return Stream.concat(answered.values().stream(), others.stream())
+                .filter(s -> s.leader().value() != 0)
                 .max(Comparator.comparingLong(EndpointStatus::raftTerm))
                 .map(EndpointStatus::leader);
     }

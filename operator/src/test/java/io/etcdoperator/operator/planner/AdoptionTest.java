@@ -212,6 +212,14 @@ class AdoptionTest {
     }
 
     @Test
+    void abandoningAnAdoptionScalesTheOperatorsMembersDownOneAtATime() {
+        leader = "a";
+        Step step = healthyExternals(3)
+                .next(cluster().voter("a").voter("b").voter("c").leader("a"), 1);
+        assertThat(step).isEqualTo(new Step.RemoveMember("c"));
+    }
+
+    @Test
     void replicasZeroIsRefusedWhileTheExternalMembersVote() {
         leader = "a";
         Step step = healthyExternals(1).next(cluster().voter("a").leader("a"), 0);
@@ -260,7 +268,11 @@ class AdoptionTest {
         var now = new EndpointStatus("3.5.9", id("ext-1"), id("ext-2"), 10, 10, 3, 0, 0, 1, false, List.of());
         var adoption = new ExternalMembers(
                 true, Set.of(), Map.of(id("ext-0"), old, id("ext-1"), now), false, Optional.empty());
-        assertThat(adoption.leader()).contains(id("ext-2"));
+        assertThat(adoption.leader(List.of())).contains(id("ext-2"));
+        var unsure = new EndpointStatus("3.5.9", id("a"), new MemberId(0), 10, 10, 4, 0, 0, 1, false, List.of());
+        assertThat(adoption.leader(List.of(unsure)))
+                .as("a member that knows of no leader in a newer term names none")
+                .contains(id("ext-2"));
     }
 
     /** As {@link #next}, with one more member in etcd that was not there when the cluster was adopted. */
