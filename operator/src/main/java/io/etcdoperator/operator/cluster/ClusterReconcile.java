@@ -201,7 +201,8 @@ public class ClusterReconcile {
             return Optional.empty();
         }
         if (cluster.getMetadata().getDeletionTimestamp() != null) {
-            // owner references cascade; member finalizers see the cluster going and skip MemberRemove
+            // owner references cascade; member finalizers see the cluster going and skip MemberRemove, unless an
+            // adopted etcd's own members still vote (MemberReconcile.cleanup)
             return Optional.empty();
         }
         EtcdClusterStatus before = cluster.getStatus() == null ? new EtcdClusterStatus() : cluster.getStatus();
