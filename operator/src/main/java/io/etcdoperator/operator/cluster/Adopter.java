@@ -9,7 +9,6 @@ import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.AdoptionSteps;
 import io.etcdoperator.operator.planner.Step;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -56,13 +55,7 @@ final class Adopter {
         cluster.getStatus()
                 .setExternalMembers(s.external().stream().map(MemberId::hex).toList());
         // the joins get a deadline of their own, not what the refusals before the latch left of the first one
-        int seconds = Optional.ofNullable(cluster.getSpec().getProgressDeadlineSeconds())
-                .orElse(600);
-        cluster.getStatus()
-                .setProgressDeadline(clock.instant()
-                        .plusSeconds(seconds)
-                        .truncatedTo(ChronoUnit.SECONDS)
-                        .toString());
+        cluster.getStatus().setProgressDeadline(ClusterReport.deadline(cluster, clock.instant()));
         String message = "adopting running etcd cluster " + s.clusterId() + " with "
                 + s.external().size() + " external member(s) (" + s.summary()
                 + "); the operator's members join as learners one at a time";

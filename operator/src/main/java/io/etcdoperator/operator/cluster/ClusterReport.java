@@ -122,14 +122,17 @@ final class ClusterReport implements ClusterMemory {
         write(cluster, before);
     }
 
+    /** now plus spec.progressDeadlineSeconds, to the second: a target's (or an adoption's joins') deadline. */
+    static String deadline(EtcdCluster cluster, Instant now) {
+        return now.plus(PodScheduling.progressDeadline(cluster))
+                .truncatedTo(ChronoUnit.SECONDS)
+                .toString();
+    }
+
     void latch(EtcdCluster cluster, Reason reason, Instant now) {
         EtcdClusterStatus status = cluster.getStatus();
         status.setObserved(TargetLatch.snapshot(cluster.getSpec()));
-        int seconds = cluster.getSpec().getProgressDeadlineSeconds() == null
-                ? 600
-                : cluster.getSpec().getProgressDeadlineSeconds();
-        status.setProgressDeadline(
-                now.plusSeconds(seconds).truncatedTo(ChronoUnit.SECONDS).toString());
+        status.setProgressDeadline(deadline(cluster, now));
         status.setConditions(Conditions.set(
                 status.getConditions(),
                 Conditions.PROGRESSING,
