@@ -2,9 +2,11 @@ package io.etcdoperator.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdoperator.localkube.LocalKubernetes;
 import io.etcdoperator.localkube.LocalKubernetesOptions;
 import io.etcdoperator.localkube.node.ImageCatalogue;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -27,8 +29,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The release as a user installs it: hack/image.sh builds the operator image, `kubectl apply -f dist/install.yaml`
- * installs it into etcd-operator-system, and the simulated nodes run it, the etcd members and the snapshot agent in
+ * The release as a user installs it: hack/image.sh builds the operator image, pushed to a real registry (Debian's
+ * docker-registry) that the simulated nodes pull ghcr.io's images from, `kubectl apply -f dist/install.yaml`
+ * installs it into etcd-operator-system, and the nodes run it, the etcd members and the snapshot agent in
  * runc containers from their images. A 3-member cluster gets READY=3; a snapshot to a PVC is restored into a new
  * cluster with the image's own restore tools.
  */
@@ -38,6 +41,10 @@ class InstallIT {
     static final String IMAGE = "ghcr.io/etcd-operator-java/etcd-operator:0.1.0";
     static final String GROUP_VERSION = "etcd-operator.cozystack.io/v1alpha2";
 
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    static RegistryProcess registry;
+    static String pushedDigest;
     static LocalKubernetes cluster;
     static KubernetesClient client;
 
@@ -51,8 +58,22 @@ class InstallIT {
         System.out.printf(
                 "image built in %d s%n",
                 Duration.between(started, Instant.now()).toSeconds());
+        // the nodes pull the operator image as from ghcr.io, through a mirror: a real registry holding the built image
+        registry = RegistryProcess.start(work.resolve("registry"));
+        run(List.of(
+                "skopeo",
+                "copy",
+                "--quiet",
+                "--dest-tls-verify=false",
+                "oci:" + layout + ":dev",
+                "docker://" + registry.address() + IMAGE.substring(IMAGE.indexOf('/'))));
+        pushedDigest = JSON.readTree(layout.resolve("index.json").toFile())
+                .get("manifests")
+                .get(0)
+                .get("digest")
+                .asText();
         ImageCatalogue images = ImageCatalogue.withContainerEtcdImages(work.resolve("images"))
-                .oci(IMAGE, layout, "dev", work.resolve("images/operator"))
+                .registry("ghcr.io", registry.address(), work.resolve("images/pulled"))
                 .build();
         cluster = LocalKubernetes.start(
                 work.resolve("cluster"), LocalKubernetesOptions.defaults().withImages(images));
@@ -86,9 +107,12 @@ class InstallIT {
     static final Path MODULE_TARGET = ChartTest.MODULE.toAbsolutePath().resolve("target");
 
     @AfterAll
-    static void stop() {
+    static void stop() throws InterruptedException {
         if (cluster != null) {
             cluster.close();
+        }
+        if (registry != null) {
+            registry.close();
         }
     }
 
@@ -112,6 +136,11 @@ class InstallIT {
                         .getFirst()
                         .getImage())
                 .isEqualTo(IMAGE);
+        assertThat(client.pods().inNamespace("etcd-operator-system").list().getItems())
+                .flatExtracting(pod -> pod.getStatus().getContainerStatuses())
+                .extracting(ContainerStatus::getImageID)
+                .as("the node pulled the image that was pushed, by its digest")
+                .contains("ghcr.io/etcd-operator-java/etcd-operator@" + pushedDigest);
         assertThat(client.leases().inNamespace("etcd-operator-system").list().getItems())
                 .as("the leader Lease")
                 .isNotEmpty();

@@ -1,9 +1,17 @@
 package io.etcdoperator.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdoperator.localkube.LocalKubernetes;
+import io.etcdoperator.localkube.LocalKubernetesOptions;
+import io.etcdoperator.localkube.node.ImageCatalogue;
+import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -198,6 +206,100 @@ class ReleaseIT {
         String asDefault = manifest.replace(registry.address() + "/", "ghcr.io/etcd-operator-java/")
                 .replace(VERSION, chartVersion);
         assertThat(asDefault).isEqualTo(Files.readString(ROOT.resolve("dist/install.yaml")));
+    }
+
+    /**
+     * As a user installs it: `helm install oci://…` of the pushed chart onto a cluster whose nodes pull from the
+     * registry; the operator runs from the image the node pulled (its digest in imageID). A tag the registry lacks
+     * leaves its Pod in ErrImagePull with the registry's answer.
+     */
+    @Test
+    void helmInstallsTheChartFromTheRegistryAndTheNodesPullTheImage() throws Exception {
+        Path work = WORK.resolve("install");
+        ImageCatalogue images = ImageCatalogue.withContainerEtcdImages(work.resolve("images"))
+                .registry(registry.address(), registry.address(), work.resolve("images/pulled"))
+                .build();
+        try (LocalKubernetes cluster = LocalKubernetes.start(
+                        work.resolve("cluster"),
+                        LocalKubernetesOptions.defaults().withImages(images));
+                KubernetesClient client = cluster.client()) {
+            for (Path crd :
+                    Files.list(ROOT.resolve("config/crd/bases")).sorted().toList()) {
+                client.load(Files.newInputStream(crd))
+                        .items()
+                        .forEach(object -> client.resource(object).create());
+            }
+            // crds.install=false: kube-apiserver 1.20 refuses the CRDs' CEL fields under Helm's strict validation
+            run(List.of(
+                    helm,
+                    "install",
+                    "etcd-operator",
+                    "oci://" + registry.address() + "/charts/etcd-operator",
+                    "--version",
+                    VERSION,
+                    "--plain-http",
+                    "--kubeconfig",
+                    cluster.kubeconfig().toString(),
+                    "--namespace",
+                    "etcd-operator-system",
+                    "--create-namespace",
+                    "--set",
+                    "crds.install=false",
+                    "--wait",
+                    "--timeout",
+                    "180s"));
+            String digest = get("/v2/etcd-operator/manifests/" + VERSION, OCI_MANIFEST)
+                    .headers()
+                    .firstValue("Docker-Content-Digest")
+                    .orElseThrow();
+            assertThat(client.pods().inNamespace("etcd-operator-system").list().getItems())
+                    .flatExtracting(pod -> pod.getStatus().getContainerStatuses())
+                    .filteredOn(ContainerStatus::getReady)
+                    .extracting(ContainerStatus::getImage, ContainerStatus::getImageID)
+                    .containsExactly(tuple(image, registry.address() + "/etcd-operator@" + digest));
+
+            String missing = registry.address() + "/etcd-operator:0.0.0-not-pushed";
+            client.resource(new PodBuilder()
+                            .withNewMetadata()
+                            .withName("not-pushed")
+                            .withNamespace("default")
+                            .endMetadata()
+                            .withNewSpec()
+                            .addNewContainer()
+                            .withName("operator")
+                            .withImage(missing)
+                            .endContainer()
+                            .endSpec()
+                            .build())
+                    .create();
+            ContainerStateWaiting waiting = client.pods()
+                    .inNamespace("default")
+                    .withName("not-pushed")
+                    .waitUntilCondition(
+                            pod -> pod.getStatus().getContainerStatuses() != null
+                                    && !pod.getStatus().getContainerStatuses().isEmpty()
+                                    && pod.getStatus()
+                                                    .getContainerStatuses()
+                                                    .getFirst()
+                                                    .getState()
+                                                    .getWaiting()
+                                            != null
+                                    && "ErrImagePull"
+                                            .equals(pod.getStatus()
+                                                    .getContainerStatuses()
+                                                    .getFirst()
+                                                    .getState()
+                                                    .getWaiting()
+                                                    .getReason()),
+                            60,
+                            TimeUnit.SECONDS)
+                    .getStatus()
+                    .getContainerStatuses()
+                    .getFirst()
+                    .getState()
+                    .getWaiting();
+            assertThat(waiting.getMessage()).contains("failed to pull image \"" + missing + "\"", "manifest unknown");
+        }
     }
 
     @Test

@@ -17,7 +17,9 @@ import java.util.concurrent.CountDownLatch;
  * progress lines and then one line starting with {@code ready}; on SIGTERM it stops everything it started. With
  * {@code --crds-on-1.36} the CRDs of DIR are served by a 1.36 apiextensions-apiserver behind the aggregator (CEL
  * enforced; see docs/local-kubernetes.md).
- * With {@code --containers true --operator-layout OCI-DIR}, Pods run from images in runc containers. With
+ * With {@code --containers true --operator-layout OCI-DIR}, Pods run from images in runc containers; with
+ * {@code --registry HOST[=ENDPOINT]} (repeatable) images under HOST that the nodes lack are pulled over plain HTTP from
+ * ENDPOINT (HOST itself by default), e.g. a loopback registry that hack/release.sh pushed to. With
  * {@code --simulated-etcd true}, etcd member Pods are answered by a simulated etcd (no processes).
  */
 public final class Main {
@@ -31,6 +33,7 @@ public final class Main {
         Path celCrds = null;
         Path operatorLayout = null;
         boolean containers = false;
+        List<String> registries = new ArrayList<>();
         String operatorImage = "ghcr.io/etcd-operator/etcd-operator:dev";
         LocalKubernetesOptions options = LocalKubernetesOptions.defaults();
         List<String> rest = new ArrayList<>(Arrays.asList(args));
@@ -54,6 +57,7 @@ public final class Main {
                 case "--crds-on-1.36" -> celCrds = Path.of(value);
                 case "--operator-layout" -> operatorLayout = Path.of(value);
                 case "--containers" -> containers = Boolean.parseBoolean(value);
+                case "--registry" -> registries.add(value);
                 case "--simulated-etcd" ->
                     options = Boolean.parseBoolean(value) ? options.withSimulatedEtcd() : options;
                 default -> usage(2);
@@ -66,6 +70,13 @@ public final class Main {
                         workDir.toAbsolutePath().resolve("images"))
                 : ImageCatalogue.withEtcdImages();
         images.host("busybox");
+        for (String registry : registries) {
+            String[] hostAndEndpoint = registry.split("=", 2);
+            images.registry(
+                    hostAndEndpoint[0],
+                    hostAndEndpoint.length > 1 ? hostAndEndpoint[1] : hostAndEndpoint[0],
+                    workDir.toAbsolutePath().resolve("images/pulled"));
+        }
         if (operatorLayout != null) {
             images.oci(
                     operatorImage,
@@ -122,7 +133,8 @@ public final class Main {
     private static void usage(int status) {
         System.err.println("usage: Main --work-dir DIR [--nodes N] [--zones a,b,c] [--cluster-domain D]"
                 + " [--kubeconfig PATH] [--operator-jar JAR --operator-image IMAGE] [--crds-on-1.36 DIR]"
-                + " [--containers true] [--operator-layout OCI-DIR --operator-image IMAGE] [--simulated-etcd true]");
+                + " [--containers true] [--operator-layout OCI-DIR --operator-image IMAGE] [--registry HOST[=ENDPOINT]]"
+                + " [--simulated-etcd true]");
         System.exit(status);
     }
 }

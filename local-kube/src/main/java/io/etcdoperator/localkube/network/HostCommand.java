@@ -3,6 +3,7 @@ package io.etcdoperator.localkube.network;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 /** A short-lived host command such as {@code ip} or {@code mount}, run to completion. */
 public final class HostCommand {
 
-    private static final long TIMEOUT_SECONDS = 30;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private HostCommand() {}
 
@@ -25,7 +26,12 @@ public final class HostCommand {
 
     /** Runs with extra environment variables, which (unlike arguments) other users cannot read. */
     public static String run(List<String> command, Map<String, String> env) {
-        Result result = attempt(command, env);
+        return run(command, env, TIMEOUT);
+    }
+
+    /** As above, for a command that may take longer than the usual 30 s (an image pull). */
+    public static String run(List<String> command, Map<String, String> env, Duration timeout) {
+        Result result = attempt(command, env, timeout);
         if (result.exitCode() != 0) {
             throw new IllegalStateException(String.join(" ", command) + " failed with exit code " + result.exitCode()
                     + ": " + result.output().strip());
@@ -35,17 +41,17 @@ public final class HostCommand {
 
     /** Runs the command and reports its exit code instead of throwing; for best-effort cleanup. */
     public static Result attempt(List<String> command) {
-        return attempt(command, Map.of());
+        return attempt(command, Map.of(), TIMEOUT);
     }
 
-    private static Result attempt(List<String> command, Map<String, String> env) {
+    private static Result attempt(List<String> command, Map<String, String> env, Duration timeout) {
         try {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().putAll(env);
             Process process = builder.start();
             process.getOutputStream().close();
             byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 return new Result(-1, "timed out");
             }

@@ -22,6 +22,9 @@ final class ContainerSlot {
     int failureRun;
     int imagePullFailures;
     boolean everRan;
+    /** What the image pull gave: {@code local://<image>} from the catalogue, repository@digest from a registry. */
+    String imageID = "";
+
     boolean done;
     volatile ContainerProcess process;
     /** The runc run of the current process, for exec probes; null for a host-process container. */

@@ -20,9 +20,11 @@ public final class ImageCatalogue {
             List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin");
 
     private final Map<String, Image> images;
+    private final ImageRegistries registries;
 
-    private ImageCatalogue(Map<String, Image> images) {
+    private ImageCatalogue(Map<String, Image> images, ImageRegistries registries) {
         this.images = Map.copyOf(images);
+        this.registries = registries;
     }
 
     /**
@@ -135,6 +137,12 @@ public final class ImageCatalogue {
         return Optional.ofNullable(images.get(name));
     }
 
+    /** A container's image: from the catalogue, else pulled from its registry when the node pulls from that one. */
+    public ImagePull pull(String name) {
+        Image image = images.get(name);
+        return image != null ? ImagePull.found(image, "local://" + name) : registries.pull(name);
+    }
+
     /**
      * The host command line for a container: its command (or the image's entrypoint) with the program resolved to a
      * host path, then its args. Empty when the program cannot be found.
@@ -231,8 +239,21 @@ public final class ImageCatalogue {
     public static final class Builder {
 
         private final Map<String, Image> images = new LinkedHashMap<>();
+        private final Map<String, String> registries = new LinkedHashMap<>();
+        private Path pullDir;
 
         private Builder() {}
+
+        /**
+         * Images named under registry {@code host} that the catalogue lacks are pulled over plain HTTP from
+         * {@code endpoint} (host:port; the host itself for a loopback registry, another one to mirror a public
+         * registry) into {@code dir}.
+         */
+        public Builder registry(String host, String endpoint, Path dir) {
+            registries.put(host, endpoint);
+            pullDir = dir;
+            return this;
+        }
 
         /** An image whose binaries live in {@code directory}; {@code entrypoint} runs when a container has no command. */
         public Builder directory(String image, Path directory, String... entrypoint) {
@@ -279,7 +300,8 @@ public final class ImageCatalogue {
         }
 
         public ImageCatalogue build() {
-            return new ImageCatalogue(images);
+            return new ImageCatalogue(
+                    images, registries.isEmpty() ? ImageRegistries.none() : new ImageRegistries(registries, pullDir));
         }
     }
 }

@@ -126,7 +126,7 @@ final class PodStatusReport {
         return new ContainerStatusBuilder()
                 .withName(slot.name())
                 .withImage(slot.spec.getImage())
-                .withImageID(slot.everRan ? "local://" + slot.spec.getImage() : "")
+                .withImageID(slot.everRan ? slot.imageID : "")
                 .withContainerID(slot.running() ? "local://" + slot.process.pid() : null)
                 .withState(state)
                 .withLastState(last.isEmpty() ? new ContainerState() : last.getFirst())

@@ -373,12 +373,14 @@ final class PodWorker {
     }
 
     private void startRun(ContainerSlot slot, String policy) {
-        Optional<ImageCatalogue.Image> image = facilities.images().image(slot.spec.getImage());
+        ImagePull pull = facilities.images().pull(slot.spec.getImage());
+        Optional<ImageCatalogue.Image> image = pull.image();
         if (image.isEmpty()) {
-            imagePullFailed(slot);
+            imagePullFailed(slot, pull.failure());
             return;
         }
         slot.imagePullFailures = 0;
+        slot.imageID = pull.imageID();
         Map<String, String> env;
         try {
             env = environment.resolve(slot.spec);
@@ -462,10 +464,10 @@ final class PodWorker {
         LOG.log(Level.DEBUG, "{0}/{1}: started {2} as pid {3}", namespace, name, slot.name(), slot.process.pid());
     }
 
-    private void imagePullFailed(ContainerSlot slot) {
+    private void imagePullFailed(ContainerSlot slot, String failure) {
         if (!"ErrImagePull".equals(slot.waitingReason)) {
             slot.waitingReason = "ErrImagePull";
-            slot.waitingMessage = "image \"" + slot.spec.getImage() + "\" is not in the local image catalogue";
+            slot.waitingMessage = failure;
             slot.nextStart = Instant.now().plus(PULL_ATTEMPT);
             return;
         }
