@@ -64,29 +64,8 @@ public final class Main {
             }
         }
         LocalKubernetes.reuse(workDir);
-        // --containers true: etcd images and the operator's OCI layout run in runc containers, not as host processes
-        ImageCatalogue.Builder images = containers
-                ? ImageCatalogue.withContainerEtcdImages(
-                        workDir.toAbsolutePath().resolve("images"))
-                : ImageCatalogue.withEtcdImages();
-        images.host("busybox");
-        for (String registry : registries) {
-            String[] hostAndEndpoint = registry.split("=", 2);
-            images.registry(
-                    hostAndEndpoint[0],
-                    hostAndEndpoint.length > 1 ? hostAndEndpoint[1] : hostAndEndpoint[0],
-                    workDir.toAbsolutePath().resolve("images/pulled"));
-        }
-        if (operatorLayout != null) {
-            images.oci(
-                    operatorImage,
-                    operatorLayout.toAbsolutePath(),
-                    operatorImage.substring(operatorImage.lastIndexOf(':') + 1),
-                    workDir.toAbsolutePath().resolve("images/operator"));
-        } else if (operatorJar != null) {
-            images.operator(operatorImage, operatorJar);
-        }
-        options = options.withImages(images.build());
+        options =
+                options.withImages(images(workDir, containers, operatorImage, operatorLayout, operatorJar, registries));
 
         CountDownLatch stop = new CountDownLatch(1);
         try (LocalKubernetes cluster = LocalKubernetes.start(workDir, options, Main::progress)) {
@@ -114,6 +93,38 @@ public final class Main {
             System.out.flush();
             stop.await();
         }
+    }
+
+    private static ImageCatalogue images(
+            Path workDir,
+            boolean containers,
+            String operatorImage,
+            Path operatorLayout,
+            Path operatorJar,
+            List<String> registries) {
+        // --containers true: etcd images and the operator's OCI layout run in runc containers, not as host processes
+        ImageCatalogue.Builder images = containers
+                ? ImageCatalogue.withContainerEtcdImages(
+                        workDir.toAbsolutePath().resolve("images"))
+                : ImageCatalogue.withEtcdImages();
+        images.host("busybox");
+        for (String registry : registries) {
+            String[] hostAndEndpoint = registry.split("=", 2);
+            images.registry(
+                    hostAndEndpoint[0],
+                    hostAndEndpoint.length > 1 ? hostAndEndpoint[1] : hostAndEndpoint[0],
+                    workDir.toAbsolutePath().resolve("images/pulled"));
+        }
+        if (operatorLayout != null) {
+            images.oci(
+                    operatorImage,
+                    operatorLayout.toAbsolutePath(),
+                    operatorImage.substring(operatorImage.lastIndexOf(':') + 1),
+                    workDir.toAbsolutePath().resolve("images/operator"));
+        } else if (operatorJar != null) {
+            images.operator(operatorImage, operatorJar);
+        }
+        return images.build();
     }
 
     private static ApiExtensionsServer servedFrom136(LocalKubernetes cluster, Path workDir, Path crds)

@@ -49,6 +49,16 @@ final class ContainerSlot {
         return spec.getName();
     }
 
+    /** Takes a pull's outcome: true when there is an image to start, which also ends a run of failed pulls. */
+    boolean pulled(ImagePull pull) {
+        if (pull.image().isEmpty()) {
+            return false;
+        }
+        imagePullFailures = 0;
+        imageID = pull.imageID();
+        return true;
+    }
+
     boolean running() {
         return process != null;
     }

@@ -375,12 +375,10 @@ final class PodWorker {
     private void startRun(ContainerSlot slot, String policy) {
         ImagePull pull = facilities.images().pull(slot.spec.getImage());
         Optional<ImageCatalogue.Image> image = pull.image();
-        if (image.isEmpty()) {
+        if (!slot.pulled(pull)) {
             imagePullFailed(slot, pull.failure());
             return;
         }
-        slot.imagePullFailures = 0;
-        slot.imageID = pull.imageID();
         Map<String, String> env;
         try {
             env = environment.resolve(slot.spec);
