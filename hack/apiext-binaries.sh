@@ -20,7 +20,7 @@ readonly GO_PKGS=(golang-1.27-go golang-1.27-src)
 readonly CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/etcd-operator/apiext-${KUBE_VERSION}"
 # The stamp is written last, so a cache without it is an interrupted run and is redone.
 readonly STAMP="$CACHE_DIR/.complete"
-readonly STAMP_CONTENT="apiextensions-apiserver + kubectl ${KUBE_VERSION} from debian ${SUITE}"
+readonly STAMP_CONTENT="apiextensions-apiserver + kubectl ${KUBE_VERSION} from debian ${SUITE}, CRD OpenAPI served"
 readonly KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 log() { printf '[apiext-binaries] %s\n' "$*" >&2; }
@@ -87,9 +87,21 @@ fetch() {
   [ -x "$work/root/usr/bin/kubectl" ] || die "the kubectl package holds no usr/bin/kubectl"
 }
 
+# The standalone server sets only an OpenAPI v3 config, and runs its CRD OpenAPI controllers only with a v2 one
+# (StaticOpenAPISpec): without it no CRD is in /openapi/v2 or v3 and `kubectl explain` knows none. One line sets
+# the v2 config as kube-apiserver does.
+serve_crd_openapi() {
+  local options="$1/root/usr/share/gocode/src/k8s.io/apiextensions-apiserver/pkg/cmd/server/options/options.go"
+  local v3='serverConfig.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config('
+  grep -qF "$v3" "$options" || die "$options: the OpenAPI v3 config line to follow is gone (update serve_crd_openapi)"
+  sed -i '/serverConfig.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config/{p;s/OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config/OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig/}' "$options"
+  grep -qF 'serverConfig.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(' "$options" || die "$options: patch failed"
+}
+
 build() {
   local work=$1 started=$SECONDS
   local goroot="$work/root/usr/lib/go-1.27"
+  serve_crd_openapi "$work"
   # Without a stamped version the server reports v0.0.0-master, which kubectl cannot parse.
   local ldflags="-s -w" pkg
   for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do

@@ -3,9 +3,10 @@
 # nodes), the operator, and a 3-member EtcdCluster from config/samples.
 # Our API group is served by a Kubernetes 1.36 apiextensions-apiserver behind 1.20's aggregator, so the CRDs' CEL
 # rules are enforced; SANDBOX_CEL=false keeps the CRDs in kube-apiserver 1.20 (no CEL, as on clusters before 1.25).
-# Pods run from images in runc containers: the operator image (hack/image.sh) is installed by its chart
-# (helm install) into etcd-operator-system. SANDBOX_HOST_PROCESSES=1: the old way (Pods as host processes, the
-# operator as a JVM on the host).
+# Pods run from images in runc containers. The operator is released as a user gets it: hack/release.sh pushes the
+# image and the chart to a real registry on 127.0.0.1 (Debian's docker-registry), `helm install oci://…` installs the
+# chart into etcd-operator-system, and the nodes pull the image from that registry. SANDBOX_HOST_PROCESSES=1: the old
+# way (Pods as host processes, the operator as a JVM on the host).
 #
 # Usage: hack/sandbox.sh up       start everything, wait for READY=3, print how to use it (keeps running)
 #        hack/sandbox.sh status   what runs, and the clusters
@@ -17,7 +18,8 @@ ROOT=$PWD
 SANDBOX=$ROOT/.sandbox
 KUBECONFIG_FILE=$SANDBOX/kubeconfig
 OPERATOR_IMAGE=ghcr.io/etcd-operator-java/etcd-operator:dev
-OPERATOR_LAYOUT=
+RELEASE_VERSION=0.0.0-sandbox
+REGISTRY=
 LOCALKUBE_MAIN=io.etcdoperator.localkube.Main
 SAMPLE=config/samples/etcdcluster.yaml
 READY_TIMEOUT=${SANDBOX_READY_TIMEOUT:-300}
@@ -52,8 +54,8 @@ provision() {
     LOCALKUBE_JAR=$(ls local-kube/target/etcd-operator-local-kube-*.jar | grep -v -- '-tests.jar' | head -n1)
   fi
   if [ -z "${SANDBOX_HOST_PROCESSES:-}" ]; then
-    say "building the operator image (hack/image.sh)"
-    OPERATOR_LAYOUT=$(hack/image.sh)
+    command -v skopeo >/dev/null && [ -x /usr/bin/docker-registry ] \
+      || die "the release needs skopeo and docker-registry: apt-get install skopeo docker-registry"
     HELM=$(hack/helm.sh --path)
   fi
   if ! ls kubectl-etcd/target/kubectl-etcd-*.jar >/dev/null 2>&1 || [ -n "${SANDBOX_REBUILD:-}" ]; then
@@ -76,8 +78,46 @@ await() { # await <seconds> <description> <command...>
 
 kube() { "$KUBECTL" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
 
+# helm's cache, config and registry logins stay in .sandbox
+sandbox_helm_env() { env HELM_CACHE_HOME="$SANDBOX/helm/cache" HELM_CONFIG_HOME="$SANDBOX/helm/config" \
+  HELM_DATA_HOME="$SANDBOX/helm/data" "$@"; }
+
+# Debian's docker-registry on a port of 127.0.0.1 it picks itself (and logs), storage in .sandbox
+start_registry() {
+  mkdir -p "$SANDBOX/registry/storage" "$SANDBOX/logs"
+  cat >"$SANDBOX/registry/config.yml" <<CONFIG
+version: 0.1
+log:
+  level: info
+storage:
+  filesystem:
+    rootdirectory: $SANDBOX/registry/storage
+http:
+  addr: 127.0.0.1:0
+CONFIG
+  nohup /usr/bin/docker-registry serve "$SANDBOX/registry/config.yml" >"$SANDBOX/logs/registry.log" 2>&1 &
+  echo $! >"$SANDBOX/registry.pid"
+  await 30 "registry listening" grep -q 'listening on 127\.0\.0\.1:' "$SANDBOX/logs/registry.log"
+  REGISTRY=127.0.0.1:$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$SANDBOX/logs/registry.log" | head -n1)
+  OPERATOR_IMAGE=$REGISTRY/etcd-operator:$RELEASE_VERSION
+  say "registry at $REGISTRY (log: .sandbox/logs/registry.log)"
+}
+
+# the image (hack/image.sh), its SBOM and the chart, pushed to the sandbox's registry
+release() {
+  say "hack/release.sh $RELEASE_VERSION --registry $REGISTRY (log: .sandbox/logs/release.log)"
+  local started=$SECONDS
+  sandbox_helm_env hack/release.sh "$RELEASE_VERSION" --registry "$REGISTRY" --out "$SANDBOX/release" \
+    --allow-dirty --no-rebuild >"$SANDBOX/logs/release.log" 2>&1 \
+    || { tail -n 30 "$SANDBOX/logs/release.log" >&2; die "hack/release.sh failed"; }
+  say "released and pushed ($((SECONDS - started)) s): $(grep -m1 '^release: image digest' "$SANDBOX/logs/release.log")"
+}
+
 start_kube() {
   mkdir -p "$SANDBOX/logs"
+  # in containers the nodes pull the operator image from the registry; as host processes they run the jar
+  local image_flags=(--operator-jar "$ROOT/$OPERATOR_JAR" --operator-image "$OPERATOR_IMAGE")
+  [ -z "$REGISTRY" ] || image_flags=(--containers true --registry "$REGISTRY")
   local cel_flags=()
   if [ "$CEL" = true ]; then
     # created on the 1.36 server itself: through kube-apiserver they would land in 1.20's own CRD store
@@ -88,8 +128,7 @@ start_kube() {
   fi
   nohup "$JAVA_HOME/bin/java" -cp "$LOCALKUBE_JAR:$(dirname "$LOCALKUBE_JAR")/lib/*" "$LOCALKUBE_MAIN" \
     --work-dir "$SANDBOX/kube" --nodes 3 --kubeconfig "$KUBECONFIG_FILE" \
-    --operator-jar "$ROOT/$OPERATOR_JAR" --operator-image "$OPERATOR_IMAGE" "${cel_flags[@]}" \
-    ${OPERATOR_LAYOUT:+--containers true --operator-layout "$OPERATOR_LAYOUT"} \
+    "${cel_flags[@]}" "${image_flags[@]}" \
     >"$SANDBOX/logs/local-kube.log" 2>&1 &
   echo $! >"$SANDBOX/local-kube.pid"
   local started=$SECONDS
@@ -105,16 +144,18 @@ hosts_file() {
   sed -n 's/^ready.*hosts=\([^ ]*\).*/\1/p' "$SANDBOX/logs/local-kube.log" | head -n1
 }
 
-# The way users install it: the CRDs, then the chart into etcd-operator-system (Deployment etcd-operator, in-cluster
-# config, leader election, probes), run by the nodes from the image in runc containers. crds.install=false:
+# The way users install it: the CRDs, then the released chart from the registry into etcd-operator-system
+# (Deployment etcd-operator, in-cluster config, leader election, probes), run by the nodes from the image they pull
+# from the registry, in runc containers. crds.install=false:
 # install_crds put them in (kube-apiserver 1.20 refuses their CEL fields under Helm's strict field validation, and
 # Helm cannot adopt CRDs it did not create).
 install_chart() {
   install_crds
-  say "helm install etcd-operator charts/etcd-operator --namespace etcd-operator-system"
+  local chart=oci://$REGISTRY/charts/etcd-operator
+  say "helm install etcd-operator $chart --version $RELEASE_VERSION --plain-http --namespace etcd-operator-system"
   local started=$SECONDS
-  HOME=$SANDBOX "$HELM" install etcd-operator charts/etcd-operator --kubeconfig "$KUBECONFIG_FILE" \
-    --namespace etcd-operator-system --create-namespace --set crds.install=false --set image.tag="${OPERATOR_IMAGE##*:}" \
+  sandbox_helm_env "$HELM" install etcd-operator "$chart" --version "$RELEASE_VERSION" --plain-http \
+    --kubeconfig "$KUBECONFIG_FILE" --namespace etcd-operator-system --create-namespace --set crds.install=false \
     --wait --timeout 180s >/dev/null
   say "Deployment etcd-operator available ($((SECONDS - started)) s)"
 }
@@ -156,6 +197,7 @@ up() {
   mkdir -p "$SANDBOX"
   local started=$SECONDS
   provision
+  if [ -z "${SANDBOX_HOST_PROCESSES:-}" ]; then start_registry; release; fi
   start_kube
   if [ -n "${SANDBOX_HOST_PROCESSES:-}" ]; then start_operator; else install_chart; fi
   say "applying $SAMPLE (3 members on PVCs)"
@@ -186,7 +228,7 @@ INFO
 
 status() {
   local name
-  for name in local-kube operator; do
+  for name in local-kube registry operator; do
     [ "$name" = local-kube ] || [ -f "$SANDBOX/$name.pid" ] || continue   # the chart's Deployment runs the operator
     if alive "$SANDBOX/$name.pid"; then say "$name: running (pid $(cat "$SANDBOX/$name.pid"))"; else say "$name: not running"; fi
   done
@@ -215,6 +257,7 @@ down() {
   stop_pid "$SANDBOX/operator.pid" operator 30
   # local Kubernetes stops its Pods' processes and removes its namespaces, links and mounts on SIGTERM
   stop_pid "$SANDBOX/local-kube.pid" "local Kubernetes" 90
+  stop_pid "$SANDBOX/registry.pid" registry 10
   rm -rf "$SANDBOX"
   say "down; .sandbox removed"
 }
