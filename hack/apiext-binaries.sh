@@ -20,7 +20,7 @@ readonly GO_PKGS=(golang-1.27-go golang-1.27-src)
 readonly CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/etcd-operator/apiext-${KUBE_VERSION}"
 # The stamp is written last, so a cache without it is an interrupted run and is redone.
 readonly STAMP="$CACHE_DIR/.complete"
-readonly STAMP_CONTENT="apiextensions-apiserver + kubectl ${KUBE_VERSION} from debian ${SUITE}, CRD OpenAPI served"
+readonly STAMP_CONTENT="apiextensions-apiserver + kubectl ${KUBE_VERSION} from debian ${SUITE}, CRD OpenAPI served, v2 without its own group"
 readonly KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 log() { printf '[apiext-binaries] %s\n' "$*" >&2; }
@@ -89,12 +89,13 @@ fetch() {
 
 # The standalone server sets only an OpenAPI v3 config, and runs its CRD OpenAPI controllers only with a v2 one
 # (StaticOpenAPISpec): without it no CRD is in /openapi/v2 or v3 and `kubectl explain` knows none. One line sets
-# the v2 config as kube-apiserver does.
+# the v2 config as kube-apiserver does; its own group stays out of v2, which a 1.20 aggregator in front refuses to
+# merge (the path is its own too) and so drops our group with it.
 serve_crd_openapi() {
   local options="$1/root/usr/share/gocode/src/k8s.io/apiextensions-apiserver/pkg/cmd/server/options/options.go"
   local v3='serverConfig.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config('
   grep -qF "$v3" "$options" || die "$options: the OpenAPI v3 config line to follow is gone (update serve_crd_openapi)"
-  sed -i '/serverConfig.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config/{p;s/OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config/OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig/}' "$options"
+  sed -i '/serverConfig.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config/{p;s/OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config/OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig/;p;s/OpenAPIConfig = .*/OpenAPIConfig.IgnorePrefixes = []string{"\/apis\/apiextensions.k8s.io"}/}' "$options"
   grep -qF 'serverConfig.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(' "$options" || die "$options: patch failed"
 }
 

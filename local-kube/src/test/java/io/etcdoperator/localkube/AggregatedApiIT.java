@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -204,6 +205,26 @@ class AggregatedApiIT {
                 .contains("storage.size cannot be decreased");
         assertThat(kubectl("get", "etcdclusters", "applied", "-o", "jsonpath={.spec.storage.size}"))
                 .isEqualTo("1Gi");
+    }
+
+    /**
+     * `kubectl explain` through kube-apiserver 1.20: the aggregator merges the 1.36 server's OpenAPI v2 (which
+     * hack/apiext-binaries.sh turns on) and kubectl falls back to v2, which 1.20 serves.
+     */
+    @Test
+    void kubectlExplainsTheAggregatedKinds() {
+        String explained = Eventually.await("the CRDs' OpenAPI aggregated", DEADLINE, () -> {
+            try {
+                String output = kubectl("explain", "etcdcluster.spec.storage");
+                return output.contains("DESCRIPTION:") ? output : null;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(explained).contains("KIND:     EtcdCluster", "Per-member data volume", "storageClassName");
     }
 
     private static String kubectl(String... args) throws IOException, InterruptedException {
