@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
-import com.marcnuri.helm.Helm;
-import com.marcnuri.helm.LintResult;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
@@ -25,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -33,7 +30,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chart as helm (v3, embedded) lints and renders it: golden files pin the default and the namespaced rendering,
+ * The chart as Helm 4 (hack/helm.sh's binary) lints and renders it: golden files pin the default and the namespaced rendering,
  * dist/install.yaml must be the current release manifest, and the CRDs and ClusterRole rules must be the ones in
  * config/.
  * {@code -Dgolden.update=true} rewrites the golden and dist/install.yaml and fails, so the diff is looked at.
@@ -47,10 +44,8 @@ class ChartTest {
 
     @Test
     void lintsStrictly() {
-        LintResult lint = new Helm(CHART).lint().strict().call();
-        assertThat(lint.isFailed())
-                .as("helm lint --strict: %s", lint.getMessages())
-                .isFalse();
+        assertThat(HelmBinary.run(List.of("lint", "--strict", CHART.toString())))
+                .contains("1 chart(s) linted, 0 chart(s) failed");
     }
 
     @Test
@@ -418,7 +413,7 @@ class ChartTest {
     void notesNeedNoRepositoryFiles() throws IOException {
         Path out = MODULE.toAbsolutePath().resolve("target/package");
         Files.createDirectories(out);
-        new Helm(CHART).packageIt().withDestination(out).call();
+        HelmBinary.run(List.of("package", CHART.toString(), "--destination", out.toString()));
         assertThat(out.resolve("etcd-operator-0.1.0.tgz")).exists();
         String notes = notes(Map.of());
         assertThat(notes)
@@ -444,7 +439,7 @@ class ChartTest {
     static final String NOTES_HEADER = "---\n# NOTES.txt, as `helm install` prints it:\n";
 
     /**
-     * The embedded Helm's `template` leaves out hooks (the `helm test` Pod) and NOTES.txt. A copy of the chart under
+     * `helm template --skip-tests` leaves out the `helm test` Pod and any template leaves out NOTES.txt. A copy of the chart under
      * target/ renders both through `tpl`, with the same values and helpers, into a ConfigMap (a document carrying the
      * hook annotation would be left out again); they are appended here: the hooks as the documents Helm would create,
      * the NOTES as comments.
@@ -483,13 +478,8 @@ class ChartTest {
           {{ base $path }}: {{ tpl ($.Files.Get $path) $ | quote }}
           {{- end }}
         """);
-        var template = new Helm(copy).template().withName("etcd-operator").withNamespace(NAMESPACE);
-        new LinkedHashMap<>(values)
-                .entrySet().stream()
-                        .sorted(Map.Entry.comparingByKey())
-                        .forEach(e -> template.set(e.getKey(), e.getValue()));
         String marker = "---\n# Source: etcd-operator/templates/zz-hooks-and-notes.yaml\n";
-        String rendered = template.call();
+        String rendered = HelmBinary.template(copy, "etcd-operator", NAMESPACE, values);
         int start = rendered.indexOf(marker);
         int end = rendered.indexOf("\n---\n", start + marker.length());
         String document = rendered.substring(start + marker.length(), end < 0 ? rendered.length() : end + 1);
@@ -610,12 +600,7 @@ class ChartTest {
     }
 
     static String template(Map<String, Object> values) {
-        var template = new Helm(CHART).template().withName("etcd-operator").withNamespace(NAMESPACE);
-        new LinkedHashMap<>(values)
-                .entrySet().stream()
-                        .sorted(Map.Entry.comparingByKey())
-                        .forEach(e -> template.set(e.getKey(), e.getValue()));
-        return template.call();
+        return HelmBinary.template(CHART, "etcd-operator", NAMESPACE, values);
     }
 
     static List<HasMetadata> render(Map<String, Object> values) {
