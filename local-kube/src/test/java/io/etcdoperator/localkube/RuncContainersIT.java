@@ -180,19 +180,8 @@ class RuncContainersIT {
                         new SecurityContextBuilder().withRunAsNonRoot(true).build()))
                 .create();
 
-        String reason = Eventually.await("CreateContainerConfigError", Duration.ofSeconds(30), () -> {
-            var statuses = client.pods()
-                    .inNamespace(NS)
-                    .withName("nonroot")
-                    .get()
-                    .getStatus()
-                    .getContainerStatuses();
-            return statuses == null
-                            || statuses.isEmpty()
-                            || statuses.getFirst().getState().getWaiting() == null
-                    ? null
-                    : statuses.getFirst().getState().getWaiting().getReason();
-        });
+        String reason =
+                Eventually.await("CreateContainerConfigError", Duration.ofSeconds(30), () -> waitingReason("nonroot"));
         assertThat(reason).isEqualTo("CreateContainerConfigError");
     }
 
@@ -283,19 +272,7 @@ class RuncContainersIT {
         pod.getSpec().getContainers().getFirst().setImage("local/nowhere:1");
         client.pods().inNamespace(NS).resource(pod).create();
 
-        String reason = Eventually.await("ErrImagePull", Duration.ofSeconds(30), () -> {
-            var statuses = client.pods()
-                    .inNamespace(NS)
-                    .withName("unknown")
-                    .get()
-                    .getStatus()
-                    .getContainerStatuses();
-            return statuses == null
-                            || statuses.isEmpty()
-                            || statuses.getFirst().getState().getWaiting() == null
-                    ? null
-                    : statuses.getFirst().getState().getWaiting().getReason();
-        });
+        String reason = Eventually.await("ErrImagePull", Duration.ofSeconds(30), () -> waitingReason("unknown"));
         assertThat(reason).isIn("ErrImagePull", "ImagePullBackOff");
     }
 
@@ -345,5 +322,21 @@ class RuncContainersIT {
 
     private static String log(String pod) {
         return client.pods().inNamespace(NS).withName(pod).getLog();
+    }
+
+    /**
+     * The first container's waiting reason once the node has tried to start it; null before. The first status may
+     * be reported before the first attempt, as ContainerCreating, which answers nothing yet.
+     */
+    private static String waitingReason(String pod) {
+        var statuses =
+                client.pods().inNamespace(NS).withName(pod).get().getStatus().getContainerStatuses();
+        if (statuses == null
+                || statuses.isEmpty()
+                || statuses.getFirst().getState().getWaiting() == null) {
+            return null;
+        }
+        String reason = statuses.getFirst().getState().getWaiting().getReason();
+        return "ContainerCreating".equals(reason) ? null : reason;
     }
 }
