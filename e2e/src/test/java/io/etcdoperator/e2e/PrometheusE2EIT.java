@@ -17,7 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,8 +42,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Issue 26: a real Prometheus (Debian's /usr/bin/prometheus, on loopback) scrapes the chart's operator Pod where the
  * chart's ServiceMonitor would (its Service's port, path and honorLabels) and a member's metrics port, and loads the
  * chart's PrometheusRule as rendered by helm. Every metric the rules and the dashboard name must be in its storage,
- * with the labels they select on, the rule groups must evaluate without error, and a frozen member must set off
- * EtcdClusterMemberDown (pending) until it thaws.
+ * with the labels they select on, the rule groups must evaluate without error, a schedule whose newest snapshot is
+ * old must fire EtcdSnapshotTooOld, and a frozen member must set off EtcdClusterMemberDown (pending) until it thaws.
  */
 @ExtendWith(LocalKubernetesExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -225,11 +227,56 @@ class PrometheusE2EIT {
     }
 
     /**
+     * A schedule whose newest snapshot is three days old, as after an outage (its status says so; a spec change makes
+     * the operator look again, a status write does not): the gauges carry it on that pass and EtcdSnapshotTooOld,
+     * which has no `for`, fires.
+     */
+    @Test
+    @Order(4)
+    @SuppressWarnings("unchecked")
+    void aScheduleWhoseNewestSnapshotIsOldSetsOffSnapshotTooOld(E2eEnvironment env) {
+        var schedule = env.client()
+                .genericKubernetesResources("etcd-operator.cozystack.io/v1alpha2", "EtcdSnapshotSchedule")
+                .inNamespace(NS)
+                .withName(SCHEDULE);
+        GenericKubernetesResource current = schedule.get();
+        Map<String, Object> status = new LinkedHashMap<>(
+                current.getAdditionalProperties().get("status") instanceof Map<?, ?> m
+                        ? (Map<String, Object>) m
+                        : Map.of());
+        String threeDaysAgo = Instant.now()
+                .minus(Duration.ofDays(3))
+                .truncatedTo(ChronoUnit.SECONDS)
+                .toString();
+        status.put("lastSuccessfulTime", threeDaysAgo);
+        current.setAdditionalProperty("status", status);
+        env.client()
+                .genericKubernetesResources("etcd-operator.cozystack.io/v1alpha2", "EtcdSnapshotSchedule")
+                .inNamespace(NS)
+                .resource(current)
+                .updateStatus();
+        Instant changed = Instant.now();
+        schedule.edit(s -> {
+            ((Map<String, Object>) s.getAdditionalProperties().get("spec")).put("schedule", "45 2 * * *");
+            return s;
+        });
+        Await.until(
+                "EtcdSnapshotTooOld firing for " + SCHEDULE,
+                SCRAPED,
+                () -> alert("EtcdSnapshotTooOld", "schedule", SCHEDULE)
+                        .filter(a -> "firing".equals(a.path("state").asText()))
+                        .isPresent());
+        System.out.printf(
+                "prometheus: EtcdSnapshotTooOld firing %d s after the schedule's change (newest snapshot %s)%n",
+                Duration.between(changed, Instant.now()).toSeconds(), threeDaysAgo);
+    }
+
+    /**
      * A frozen member fails its readiness probe: the alert goes pending (its 10 minutes of `for` are not waited). Last,
      * as it takes the member down for a while.
      */
     @Test
-    @Order(4)
+    @Order(5)
     void aFrozenMemberSetsOffMemberDownUntilItThaws(E2eEnvironment env) {
         String member = env.memberPods(NS, CLUSTER).getFirst().getMetadata().getName();
         Instant frozen = Instant.now();
@@ -256,11 +303,15 @@ class PrometheusE2EIT {
     }
 
     private static Optional<JsonNode> memberDown() {
+        return alert("EtcdClusterMemberDown", "cluster", CLUSTER);
+    }
+
+    /** The alert {@code name} of namespace {@value #NS} whose label {@code label} is {@code value}, if active. */
+    private static Optional<JsonNode> alert(String name, String label, String value) {
         return StreamSupport.stream(prometheus.alerts().spliterator(), false)
-                .filter(a -> "EtcdClusterMemberDown"
-                                .equals(a.path("labels").path("alertname").asText())
+                .filter(a -> name.equals(a.path("labels").path("alertname").asText())
                         && NS.equals(a.path("labels").path("namespace").asText())
-                        && CLUSTER.equals(a.path("labels").path("cluster").asText()))
+                        && value.equals(a.path("labels").path(label).asText()))
                 .findFirst();
     }
 
