@@ -28,7 +28,7 @@ class AlertRulesTest {
 
     @Test
     void promtoolChecksTheRules() throws Exception {
-        assertThat(promtool("check", "rules", ALERTS.toString())).contains("SUCCESS: 10 rules found");
+        assertThat(promtool("check", "rules", ALERTS.toString())).contains("SUCCESS: 11 rules found");
     }
 
     @Test

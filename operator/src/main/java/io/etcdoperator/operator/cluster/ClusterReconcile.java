@@ -226,6 +226,7 @@ public class ClusterReconcile {
                 objects.ensureServices(cluster, status.getObserved().getAdditionalMetadata());
         try {
             Optional<IssuedTlsReconcile.Pass> tls = tls(cluster, now, reads);
+            report.certificates(cluster, tls);
             ClusterObserver.Observation observation = observer.observe(cluster, now, reads);
             Duration next = pass(
                     cluster,

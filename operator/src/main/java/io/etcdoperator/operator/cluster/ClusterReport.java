@@ -21,6 +21,7 @@ import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.status.ClusterHealth;
 import io.etcdoperator.operator.status.Conditions;
 import io.etcdoperator.operator.tls.CertManagerGate;
+import io.etcdoperator.operator.tls.IssuedTlsReconcile;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
@@ -226,6 +227,15 @@ final class ClusterReport implements ClusterMemory {
      * status.isVoter follows etcd's member list (so the next dial and the voter-only PDB see promotions at once) and
      * status.version what the member reports running.
      */
+    /** When the certificates the operator issued are due for renewal and expire (0 without): an alert reads them. */
+    void certificates(EtcdCluster cluster, Optional<IssuedTlsReconcile.Pass> tls) {
+        metrics.certificates(
+                cluster.getMetadata().getNamespace(),
+                cluster.getMetadata().getName(),
+                tls.flatMap(IssuedTlsReconcile.Pass::renewal),
+                tls.flatMap(IssuedTlsReconcile.Pass::expiry));
+    }
+
     void members(ClusterObserver.Observation observation, StepExecutor executor) {
         if (!(observation.cluster().etcd() instanceof EtcdView.Reached reached)) {
             return;

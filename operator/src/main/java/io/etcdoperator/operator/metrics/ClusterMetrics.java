@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,7 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * Per-cluster gauges: members, voters, learners, ready voters, the backend space (largest member database, its size in
- * use, the quota), raised alarms and the time of the last pass that completed. Labels are namespace and cluster name
+ * use, the quota), raised alarms, the time of the last pass that completed and the earliest expiry of the
+ * certificates the operator issued. Labels are namespace and cluster name
  * only; the namespace is the EtcdCluster's (the chart's ServiceMonitor honours it, as kube-state-metrics' does).
  */
 public final class ClusterMetrics {
@@ -39,6 +41,8 @@ public final class ClusterMetrics {
             AtomicLong quota,
             AtomicInteger alarms,
             AtomicLong lastSuccess,
+            AtomicLong certificateRenewal,
+            AtomicLong certificateExpiry,
             List<Meter> meters) {}
 
     private final MeterRegistry registry;
@@ -69,6 +73,13 @@ public final class ClusterMetrics {
         of(namespace, name).lastSuccess().set(at.getEpochSecond());
     }
 
+    /** When the certificates the operator issued for the cluster are first due for renewal and first expire. */
+    public void certificates(String namespace, String name, Optional<Instant> renewal, Optional<Instant> expiry) {
+        Gauges g = of(namespace, name);
+        g.certificateRenewal().set(renewal.map(Instant::getEpochSecond).orElse(0L));
+        g.certificateExpiry().set(expiry.map(Instant::getEpochSecond).orElse(0L));
+    }
+
     public void forget(String namespace, String name) {
         Gauges removed = gauges.remove(new Key(namespace, name));
         if (removed != null) {
@@ -91,6 +102,8 @@ public final class ClusterMetrics {
                 new AtomicLong(),
                 new AtomicLong(),
                 new AtomicInteger(),
+                new AtomicLong(),
+                new AtomicLong(),
                 new AtomicLong(),
                 new ArrayList<>());
         List<Meter> m = g.meters();
@@ -116,6 +129,18 @@ public final class ClusterMetrics {
                 "start of the last pass that completed without an " + "error, Unix seconds",
                 tags,
                 g.lastSuccess()::get));
+        m.add(gauge(
+                "certificate_renewal_timestamp_seconds",
+                "earliest time one of the certificates the operator issued for the cluster is due for renewal (two"
+                        + " thirds of its life), Unix seconds; 0 without operator-issued TLS",
+                tags,
+                g.certificateRenewal()::get));
+        m.add(gauge(
+                "certificate_expiry_timestamp_seconds",
+                "earliest notAfter of the CA and leaf certificates the operator issued for the cluster, Unix seconds;"
+                        + " 0 without operator-issued TLS",
+                tags,
+                g.certificateExpiry()::get));
         return g;
     }
 

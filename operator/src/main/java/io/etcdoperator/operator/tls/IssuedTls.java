@@ -2,10 +2,12 @@ package io.etcdoperator.operator.tls;
 
 import io.etcdoperator.operator.resources.MemberMaterial;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** One pass's observation of an operator-issued cluster: its CA Secret, leaf Secrets and members. */
 public record IssuedTls(
@@ -22,6 +24,21 @@ public record IssuedTls(
     /** Without a renew-certificates-at request. */
     public IssuedTls(Optional<ObservedCa> ca, Map<LeafRole, ObservedLeaf> leaves, List<ObservedTlsMember> members) {
         this(ca, leaves, members, Optional.empty());
+    }
+
+    /** The earliest notAfter of the signing CA and the leaves: what expires first if renewals keep failing. */
+    public Optional<Instant> earliestExpiry() {
+        return certificates().map(ObservedCertificate::notAfter).min(Comparator.naturalOrder());
+    }
+
+    /** The earliest time one of them is due for renewal; past it by long, renewals are failing. */
+    public Optional<Instant> earliestRenewal() {
+        return certificates().map(ObservedCertificate::renewAfter).min(Comparator.naturalOrder());
+    }
+
+    private Stream<ObservedCertificate> certificates() {
+        return Stream.concat(
+                ca.stream().map(ObservedCa::signer), leaves.values().stream().map(ObservedLeaf::certificate));
     }
 
     /** What every member should run: the current server and peer leaves, trusting the CA Secret's bundle. */

@@ -50,7 +50,13 @@ public final class IssuedTlsReconcile {
      * When TLS wants the next look (the caller takes the earlier of this and its own recheck), and the material a member
      * created in this pass starts with: stamped at creation, its first Pod needs no restart onto it.
      */
-    public record Pass(Duration recheck, Optional<MemberMaterial> material) {}
+    public record Pass(
+            Duration recheck, Optional<MemberMaterial> material, Optional<Instant> renewal, Optional<Instant> expiry) {
+
+        static Pass of(Duration recheck, Optional<MemberMaterial> material, IssuedTls observed) {
+            return new Pass(recheck, material, observed.earliestRenewal(), observed.earliestExpiry());
+        }
+    }
 
     public static boolean applies(EtcdCluster cluster) {
         return cluster.getSpec().getTls() != null && cluster.getSpec().getTls().getOperatorIssued() != null;
@@ -94,22 +100,22 @@ public final class IssuedTlsReconcile {
                             .addKeyValue("cluster", names.cluster())
                             .addKeyValue("member", s.member())
                             .log("member runs stale TLS material; the cluster roller restarts it");
-                    return new Pass(SOON, desired);
+                    return Pass.of(SOON, desired, state.view());
                 }
                 case TlsStep.WaitHealthy s -> {
                     LOG.atDebug()
                             .addKeyValue("cluster", names.cluster())
                             .addKeyValue("member", s.member())
                             .log("tls roll waits for a healthy member");
-                    return new Pass(SOON, desired);
+                    return Pass.of(SOON, desired, state.view());
                 }
                 case TlsStep.Converged s -> {
                     Duration until = Duration.between(now, s.recheckAt());
-                    return new Pass(until.isNegative() ? SOON : until, desired);
+                    return Pass.of(until.isNegative() ? SOON : until, desired, state.view());
                 }
             }
         }
-        return new Pass(SOON, Optional.empty());
+        return new Pass(SOON, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /**

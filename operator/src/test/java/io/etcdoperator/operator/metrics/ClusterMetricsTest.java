@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ClusterMetricsTest {
@@ -39,10 +40,26 @@ class ClusterMetricsTest {
         String scrape = registry.scrape();
         assertThat(scrape).doesNotContain("cluster=\"gone\"");
         assertThat(scrape.lines().filter(l -> l.startsWith("etcd_operator_cluster_") && l.contains("cluster=\"kept\"")))
-                .hasSize(9);
+                .hasSize(11);
         metrics.record("team-a", "gone", new ClusterMetrics.Counts(1, 1, 0, 1));
         assertThat(registry.scrape())
                 .contains("etcd_operator_cluster_members{cluster=\"gone\",namespace=\"team-a\"} 1.0");
+    }
+
+    @Test
+    void certificateTimesAreZeroWithoutOperatorIssuedTls() {
+        metrics.certificates("team-a", "plain", Optional.empty(), Optional.empty());
+        metrics.certificates(
+                "team-a",
+                "tls",
+                Optional.of(Instant.ofEpochSecond(1_700_000_000L)),
+                Optional.of(Instant.ofEpochSecond(1_800_000_000L)));
+        assertThat(registry.scrape())
+                .contains(
+                        "etcd_operator_cluster_certificate_renewal_timestamp_seconds{cluster=\"plain\",namespace=\"team-a\"} 0.0",
+                        "etcd_operator_cluster_certificate_expiry_timestamp_seconds{cluster=\"plain\",namespace=\"team-a\"} 0.0",
+                        "etcd_operator_cluster_certificate_renewal_timestamp_seconds{cluster=\"tls\",namespace=\"team-a\"} 1.7E9",
+                        "etcd_operator_cluster_certificate_expiry_timestamp_seconds{cluster=\"tls\",namespace=\"team-a\"} 1.8E9");
     }
 
     @Test

@@ -312,6 +312,23 @@ class IssuedTlsPlannerTest {
                 .withLeaf(LeafRole.OPERATOR_CLIENT, leaf("op2", "ca2", Duration.ofDays(90), "ca1", "ca2"));
     }
 
+    /** What the cluster's certificate gauges read: the first renewal and the first expiry over the CA and leaves. */
+    @Test
+    void theEarliestRenewalAndExpiryAreOverTheCaAndEveryLeaf() {
+        IssuedTls observed = new World()
+                .withLeaf(LeafRole.PEER, leaf("peer2", "ca1", Duration.ofDays(30), "ca1"))
+                .observed();
+        assertThat(observed.earliestExpiry()).contains(ISSUED.plus(Duration.ofDays(30)));
+        assertThat(observed.earliestRenewal()).contains(ISSUED.plus(Duration.ofDays(20)));
+        assertThat(new World()
+                        .ca(new ObservedCa(CA1_DUE, List.of("ca1")))
+                        .observed()
+                        .earliestExpiry())
+                .contains(ISSUED.plus(Duration.ofDays(90)));
+        assertThat(new IssuedTls(Optional.empty(), Map.of(), List.of()).earliestRenewal())
+                .isEmpty();
+    }
+
     private static MemberMaterial running(String server, String peer, String... trusted) {
         return new MemberMaterial(server, peer, List.of(trusted));
     }
