@@ -223,10 +223,6 @@ final class ClusterReport implements ClusterMemory {
                 cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), now);
     }
 
-    /**
-     * status.isVoter follows etcd's member list (so the next dial and the voter-only PDB see promotions at once) and
-     * status.version what the member reports running.
-     */
     /** When the certificates the operator issued are due for renewal and expire (0 without): an alert reads them. */
     void certificates(EtcdCluster cluster, Optional<IssuedTlsReconcile.Pass> tls) {
         metrics.certificates(
@@ -236,6 +232,10 @@ final class ClusterReport implements ClusterMemory {
                 tls.flatMap(IssuedTlsReconcile.Pass::expiry));
     }
 
+    /**
+     * status.isVoter follows etcd's member list (so the next dial and the voter-only PDB see promotions at once) and
+     * status.version what the member reports running.
+     */
     void members(ClusterObserver.Observation observation, StepExecutor executor) {
         if (!(observation.cluster().etcd() instanceof EtcdView.Reached reached)) {
             return;
