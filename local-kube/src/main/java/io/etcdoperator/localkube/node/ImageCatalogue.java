@@ -37,6 +37,11 @@ public final class ImageCatalogue {
         Image(Optional<Path> directory, List<String> entrypoint, List<String> cmd) {
             this(directory, entrypoint, cmd, Optional.empty());
         }
+
+        /** A real image, run by runc from its root filesystem, with the entrypoint and cmd its config gives. */
+        static Image of(ContainerRootfs rootfs) {
+            return new Image(Optional.empty(), rootfs.entrypoint(), rootfs.cmd(), Optional.of(rootfs));
+        }
     }
 
     /**
@@ -263,7 +268,7 @@ public final class ImageCatalogue {
 
         /** A real image, run by runc from its root filesystem with the Pod's security context enforced. */
         public Builder rootfs(String image, ContainerRootfs rootfs) {
-            images.put(image, new Image(Optional.empty(), rootfs.entrypoint(), rootfs.cmd(), Optional.of(rootfs)));
+            images.put(image, Image.of(rootfs));
             return this;
         }
 

@@ -73,9 +73,7 @@ public final class ImageRegistries {
                     PULL_TIMEOUT);
             ContainerRootfs rootfs = ContainerRootfs.unpack(layout, "pulled", into.resolve("unpacked"));
             String digest = Files.readString(digestFile).strip();
-            ImageCatalogue.Image image =
-                    new ImageCatalogue.Image(Optional.empty(), rootfs.entrypoint(), rootfs.cmd(), Optional.of(rootfs));
-            return ImagePull.found(image, repository(reference) + "@" + digest);
+            return ImagePull.found(ImageCatalogue.Image.of(rootfs), repository(reference) + "@" + digest);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
