@@ -32,50 +32,39 @@ final class HelmBinary {
     }
 
     /** Runs helm with {@code args}; its stdout, or an IllegalStateException with what it printed when it fails. */
-    static synchronized String run(List<String> args) {
-        List<String> command = new ArrayList<>(List.of(binary()));
+    static String run(List<String> args) {
+        List<String> command = new ArrayList<>(List.of(path()));
         command.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment()
-                .putAll(Map.of(
+        return exec(
+                command,
+                Map.of(
                         "HELM_CACHE_HOME", HOME.resolve("cache").toString(),
                         "HELM_CONFIG_HOME", HOME.resolve("config").toString(),
                         "HELM_DATA_HOME", HOME.resolve("data").toString()));
+    }
+
+    /** The helm binary hack/helm.sh provides (fetched on first use), for tests that run helm with an env of theirs. */
+    static synchronized String path() {
+        if (binary == null) {
+            binary = exec(List.of(ChartTest.ROOT.resolve("hack/helm.sh").toString(), "--path"), Map.of())
+                    .lines()
+                    .reduce((first, last) -> last)
+                    .orElseThrow();
+        }
+        return binary;
+    }
+
+    private static String exec(List<String> command, Map<String, String> env) {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(env);
         try {
             Process process = builder.start();
             CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
             String stdout = read(process.getInputStream());
             if (process.waitFor() != 0) {
-                throw new IllegalStateException(
-                        "helm " + String.join(" ", args) + " failed: " + stderr.join() + stdout);
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + stderr.join() + stdout);
             }
             return stdout;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String binary() {
-        if (binary == null) {
-            List<String> lines = run(ChartTest.ROOT.resolve("hack/helm.sh"), "--path");
-            binary = lines.getLast();
-        }
-        return binary;
-    }
-
-    private static List<String> run(Path script, String arg) {
-        try {
-            Process process = new ProcessBuilder(script.toString(), arg)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
-            String out = read(process.getInputStream());
-            if (process.waitFor() != 0) {
-                throw new IllegalStateException(script + " failed: " + out);
-            }
-            return out.lines().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -68,7 +68,7 @@ class ReleaseIT {
         run(List.of("rm", "-rf", WORK.toString()));
         statusBefore = String.join("\n", run(List.of("git", "-C", ROOT.toString(), "status", "--porcelain")));
         registry = RegistryProcess.start(WORK.resolve("registry"));
-        helm = run(List.of(ROOT.resolve("hack/helm.sh").toString(), "--path")).getLast();
+        helm = HelmBinary.path();
         image = registry.address() + "/etcd-operator:" + VERSION;
         long started = System.nanoTime();
         // --no-rebuild: the reactor has just packaged the operator; --allow-dirty: a checkout under work may be edited
