@@ -137,7 +137,6 @@ final class FailureClassifier {
     private static Set<Status.Code> codes(List<Throwable> chain) {
         Set<Status.Code> codes = new LinkedHashSet<>();
         chain.forEach(t -> status(t).ifPresent(s -> codes.add(s.getCode())));
-        chain.forEach(t -> jetcdCode(t).ifPresent(codes::add));
         return codes;
     }
 
@@ -147,13 +146,6 @@ final class FailureClassifier {
         }
         if (t instanceof StatusException e) {
             return Optional.of(e.getStatus());
-        }
-        return Optional.empty();
-    }
-
-    private static Optional<Status.Code> jetcdCode(Throwable t) {
-        if (t instanceof io.etcd.jetcd.common.exception.EtcdException e && e.getErrorCode() != null) {
-            return Optional.of(Status.Code.valueOf(e.getErrorCode().name()));
         }
         return Optional.empty();
     }
@@ -176,8 +168,6 @@ final class FailureClassifier {
             Optional<Status> s = status(t);
             if (s.isPresent() && s.get().getDescription() != null) {
                 deepest = s.get().getCode() + ": " + s.get().getDescription();
-            } else if (t instanceof io.etcd.jetcd.common.exception.EtcdException e && e.getMessage() != null) {
-                deepest = e.getErrorCode() + ": " + e.getMessage();
             }
         }
         if (deepest != null) {

@@ -2,8 +2,6 @@ package io.etcdoperator.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcd.jetcd.common.exception.ErrorCode;
-import io.etcd.jetcd.common.exception.EtcdExceptionFactory;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.net.ConnectException;
@@ -97,16 +95,6 @@ class FailureClassifierTest {
                 .hasCause(failure);
     }
 
-    @ParameterizedTest(name = "{0} {1} -> {2}")
-    @MethodSource("etcdAnswers")
-    void sameAnswerWrappedByJetcd(Status.Code code, String description, Class<? extends EtcdException> expected) {
-        Throwable jetcd = EtcdExceptionFactory.newEtcdException(
-                ErrorCode.valueOf(code.name()), description == null ? "" : description);
-
-        assertThat(FailureClassifier.classify("do it", new CompletionException(jetcd)))
-                .isExactlyInstanceOf(expected);
-    }
-
     @Test
     void messageNamesTheActionAndEtcdsReason() {
         var failure = new StatusRuntimeException(Status.NOT_FOUND.withDescription("etcdserver: member not found"));
@@ -116,7 +104,7 @@ class FailureClassifierTest {
     }
 
     @Test
-    void jetcdAuthenticationFailureKeepsTheInnerReason() {
+    void authenticationFailureKeepsTheInnerReason() {
         var inner = new StatusRuntimeException(Status.INVALID_ARGUMENT.withDescription(
                 "etcdserver: authentication failed, invalid user ID or password"));
         var outer = new StatusRuntimeException(Status.UNAUTHENTICATED.withCause(inner));
