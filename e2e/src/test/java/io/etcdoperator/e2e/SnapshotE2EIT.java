@@ -410,13 +410,10 @@ class SnapshotE2EIT {
     }
 
     private long lastSuccessMetric() {
-        Pattern line = Pattern.compile(
-                "^etcd_operator_snapshot_schedule_last_success_timestamp_seconds\\{[^}]*namespace=\"" + ns
-                        + "\"[^}]*schedule=\"" + SCHEDULE + "\"[^}]*} (\\S+)$",
-                Pattern.MULTILINE);
-        Matcher m = line.matcher(env.operator().get("/metrics").body());
-        assertThat(m.find()).as("the schedule's gauge in /metrics").isTrue();
-        return (long) Double.parseDouble(m.group(1));
+        return (long) env.operator()
+                .gauge(
+                        "etcd_operator_snapshot_schedule_last_success_timestamp_seconds",
+                        Map.of("namespace", ns, "schedule", SCHEDULE));
     }
 
     @SuppressWarnings("unchecked")

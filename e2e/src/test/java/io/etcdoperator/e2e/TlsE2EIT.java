@@ -107,24 +107,16 @@ class TlsE2EIT {
 
     /** The leaves (90 days by default) expire first, and are due for renewal at two thirds of their life. */
     private static void assertCertificateGauges(E2eEnvironment env, String ns, String cluster) {
-        String metrics = env.operator().get("/metrics").body();
         long now = Instant.now().getEpochSecond();
-        long expiry = gauge(metrics, "etcd_operator_cluster_certificate_expiry_timestamp_seconds", ns, cluster);
-        long renewal = gauge(metrics, "etcd_operator_cluster_certificate_renewal_timestamp_seconds", ns, cluster);
+        Map<String, String> labels = Map.of("namespace", ns, "cluster", cluster);
+        long expiry = (long) env.operator().gauge("etcd_operator_cluster_certificate_expiry_timestamp_seconds", labels);
+        long renewal =
+                (long) env.operator().gauge("etcd_operator_cluster_certificate_renewal_timestamp_seconds", labels);
         assertThat(expiry).as("first expiry").isBetween(now + 89 * 86_400L, now + 90 * 86_400L);
         assertThat(renewal).as("first renewal").isBetween(now + 59 * 86_400L, now + 60 * 86_400L);
         System.out.printf(
                 "%s: certificates first due for renewal in %d days, first expire in %d days%n",
                 cluster, (renewal - now) / 86_400, (expiry - now) / 86_400);
-    }
-
-    private static long gauge(String metrics, String name, String ns, String cluster) {
-        String prefix = name + "{cluster=\"" + cluster + "\",namespace=\"" + ns + "\"} ";
-        return metrics.lines()
-                .filter(line -> line.startsWith(prefix))
-                .map(line -> (long) Double.parseDouble(line.substring(prefix.length())))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no " + prefix + "in /metrics"));
     }
 
     @Test
