@@ -112,6 +112,11 @@ class SimulatedFleetBench {
 
             FleetTimeline timeline =
                     FleetTimeline.parse(env.operator().logText().lines());
+            // last: the copies would be reconciled by a running operator, so it stops here
+            env.stopOperator();
+            FleetFloor.Result floor = new FleetFloor(env, "sim-0001", "sim-0001").measure(clusters, timeout);
+            say("floor: " + clusters + " clusters' objects accepted in " + seconds(floor.accepted()) + " s, their "
+                    + floor.pods() + " Pods running after " + seconds(floor.running()) + " s");
             write(
                     start,
                     creating,
@@ -125,7 +130,8 @@ class SimulatedFleetBench {
                     cpuReady.since(cpuBefore),
                     requestsReady.since(requestsBefore),
                     requestsIdle.since(requestsReady),
-                    operatorIdle);
+                    operatorIdle,
+                    floor);
             assertThat(ready).as("clusters at READY=3").hasSize(clusters);
         }
     }
@@ -178,7 +184,8 @@ class SimulatedFleetBench {
             Map<String, Double> cpu,
             Map<String, Long> rampRequests,
             Map<String, Long> idleRequests,
-            Map<String, Long> operatorIdle)
+            Map<String, Long> operatorIdle,
+            FleetFloor.Result floor)
             throws IOException {
         line("## " + clusters + " simulated three-member clusters");
         line("");
@@ -191,6 +198,12 @@ class SimulatedFleetBench {
                     + seconds(readyAfter(start, pct)) + " s |");
         }
         line("| all " + clusters + " READY=3 | " + seconds(allReady) + " s |");
+        line(
+                "| floor: the same objects (EtcdCluster, Services, PDB, EtcdMembers, member Pods) created with the operator "
+                        + "stopped, " + "8 writers: all accepted / all " + floor.pods() + " Pods Running | "
+                        + seconds(floor.accepted()) + " s / " + seconds(floor.running()) + " s |");
+        line(String.format(
+                "| all READY=3 ÷ the floor's all Pods Running | %.2f× |", secs(allReady) / secs(floor.running())));
         line("| operator VmRSS, highest 1 s sample while the fleet formed | " + Math.round(peakRss) + " MiB |");
         line("| operator VmRSS, highest 1 s sample in " + idleSeconds + " s idle (after " + settleSeconds
                 + " s settling) | " + Math.round(idleRss) + " MiB |");
