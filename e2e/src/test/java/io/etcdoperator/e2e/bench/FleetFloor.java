@@ -120,12 +120,10 @@ final class FleetFloor {
 
     private static Service service(Service s) {
         Service copy = clean(s);
-        copy.getSpec()
-                .setClusterIP(
-                        s.getSpec().getClusterIP() == null
-                                        || "None".equals(s.getSpec().getClusterIP())
-                                ? s.getSpec().getClusterIP()
-                                : null);
+        if (!"None".equals(s.getSpec().getClusterIP())) {
+            copy.getSpec()
+                    .setClusterIP(null); // a headless Service stays headless; the others get an address of their own
+        }
         copy.getSpec().setClusterIPs(null);
         copy.setStatus(null);
         return copy;
