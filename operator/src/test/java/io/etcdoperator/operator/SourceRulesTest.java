@@ -50,9 +50,7 @@ class SourceRulesTest {
     private static final Map<String, Integer> LONG_METHODS = Map.ofEntries(
             Map.entry(OPERATOR + "Main.java#call", 67),
             Map.entry(OPERATOR + "cluster/ClusterObserver.java#observe", 74),
-            Map.entry(OPERATOR + "cluster/ClusterReport.java#pass", 65),
             Map.entry(OPERATOR + "cluster/MaintenanceSteps.java#defragment", 61),
-            Map.entry(OPERATOR + "cluster/StepExecutor.java#perform", 68),
             Map.entry(OPERATOR + "defrag/DefragScheduleReconcile.java#reconcile", 61),
             Map.entry(OPERATOR + "planner/ClusterPlanner.java#next", 93),
             Map.entry(OPERATOR + "resources/MemberPods.java#template", 63),

@@ -3,6 +3,11 @@ package io.etcdoperator.operator.cluster;
 import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.events.NamespaceTermination;
+import io.etcdoperator.operator.planner.ObjectSteps;
+import io.etcdoperator.operator.planner.OwnedObjects;
+import io.etcdoperator.operator.planner.OwnedObjects.Budget;
+import io.etcdoperator.operator.planner.OwnedObjects.ServiceShape;
+import io.etcdoperator.operator.planner.OwnedObjects.Shape;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.DisruptionBudgets;
 import io.etcdoperator.operator.resources.Names;
@@ -15,13 +20,15 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The cluster-wide objects: both Services and the voter PodDisruptionBudget, created once and kept in shape. */
+/**
+ * The cluster-wide objects, both Services and the voter PodDisruptionBudget: read into {@link OwnedObjects} for the
+ * planner, and written one {@link ObjectSteps} step at a time. Nothing another object controls is ever written.
+ */
 public class ClusterObjects {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterObjects.class);
@@ -41,20 +48,8 @@ public class ClusterObjects {
         this.client = client;
         this.services = (namespace, name) -> Optional.ofNullable(
                 client.services().inNamespace(namespace).withName(name).get());
-        this.budgets = (namespace, name) -> Optional.ofNullable(
-                usePolicyV1()
-                        ? client.policy()
-                                .v1()
-                                .podDisruptionBudget()
-                                .inNamespace(namespace)
-                                .withName(name)
-                                .get()
-                        : client.policy()
-                                .v1beta1()
-                                .podDisruptionBudget()
-                                .inNamespace(namespace)
-                                .withName(name)
-                                .get());
+        this.budgets =
+                (namespace, name) -> Optional.ofNullable(budget(namespace, name).get());
     }
 
     /** From now on the Services come from {@code reads} (a steady pass then GETs none of them). */
@@ -74,151 +69,172 @@ public class ClusterObjects {
                 : io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget.class;
     }
 
+    /** Both Services, headless first, and the PodDisruptionBudget as the reads have them (a foreign one is logged). */
+    public OwnedObjects observe(EtcdCluster cluster, AdditionalMetadata metadata) {
+        List<ServiceShape> shapes = desiredServices(cluster, metadata).stream()
+                .map(desired -> new ServiceShape(
+                        desired.getMetadata().getName(),
+                        shape(
+                                cluster,
+                                services.get(
+                                        namespace(cluster),
+                                        desired.getMetadata().getName()),
+                                desired)))
+                .toList();
+        return new OwnedObjects(
+                shapes, budget(cluster, budgets.get(namespace(cluster), Names.disruptionBudget(cluster))));
+    }
+
+    /** Creates or patches one Service; answers its shape after the write (on 409: what the API server has). */
+    Shape write(EtcdCluster cluster, ObjectSteps.WriteService step, AdditionalMetadata metadata) {
+        Service desired = desiredServices(cluster, metadata).stream()
+                .filter(s -> s.getMetadata().getName().equals(step.service()))
+                .findFirst()
+                .orElseThrow();
+        var ref = client.services().inNamespace(namespace(cluster)).withName(step.service());
+        if (step.create()) {
+            return created(ref, desired) ? Shape.IN_SHAPE : shape(cluster, Optional.ofNullable(ref.get()), desired);
+        }
+        ref.edit(s -> {
+            s.getSpec().setSelector(desired.getSpec().getSelector());
+            s.getSpec().setPublishNotReadyAddresses(desired.getSpec().getPublishNotReadyAddresses());
+            s.getSpec()
+                    .setPorts(Services.mergePorts(
+                            s.getSpec().getPorts(), desired.getSpec().getPorts()));
+            return s;
+        });
+        return Shape.IN_SHAPE;
+    }
+
     /**
-     * Creates or repairs both Services. One of that name that this cluster does not control is never touched: the
-     * answer names it, and the cluster makes no progress until a person renames or removes it.
+     * Creates the budget or sets its minAvailable; never fails the pass (a problem is logged, the next pass looks
+     * again). Answers the budget as this pass now takes it: on 409 what the API server has.
      */
-    public Optional<String> ensureServices(EtcdCluster cluster, AdditionalMetadata metadata) {
-        return ensure(cluster, Services.headless(cluster, metadata))
-                .or(() -> ensure(cluster, Services.client(cluster, metadata)));
-    }
-
-    private Optional<String> ensure(EtcdCluster cluster, Service desired) {
-        var ref = client.services()
-                .inNamespace(desired.getMetadata().getNamespace())
-                .withName(desired.getMetadata().getName());
-        Service actual = services.get(
-                        desired.getMetadata().getNamespace(),
-                        desired.getMetadata().getName())
-                .orElse(null);
-        if (actual == null) {
-            actual = createdOrFound(ref, desired);
-            if (actual == null) {
-                return Optional.empty();
-            }
-        }
-        if (!Owners.controlledBy(actual, cluster.getMetadata().getUid())) {
-            return Optional.of("Service " + desired.getMetadata().getName() + " exists and is not controlled by this "
-                    + "EtcdCluster; rename or delete it");
-        }
-        if (!Services.ownedFieldsMatch(actual, desired)) {
-            ref.edit(s -> {
-                s.getSpec().setSelector(desired.getSpec().getSelector());
-                s.getSpec().setPublishNotReadyAddresses(desired.getSpec().getPublishNotReadyAddresses());
-                s.getSpec()
-                        .setPorts(Services.mergePorts(
-                                s.getSpec().getPorts(), desired.getSpec().getPorts()));
-                return s;
-            });
-        }
-        return Optional.empty();
-    }
-
-    /** Never fails the reconcile: a PDB problem is logged, the cluster keeps being reconciled. */
-    public void ensureDisruptionBudget(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
+    Budget write(EtcdCluster cluster, ObjectSteps.WriteBudget step, AdditionalMetadata metadata) {
+        Resource<? extends HasMetadata> ref = budget(namespace(cluster), Names.disruptionBudget(cluster));
         try {
-            if (usePolicyV1()) {
-                ensureV1(cluster, voters, target, metadata);
-            } else {
-                ensureV1beta1(cluster, voters, target, metadata);
+            if (!step.create()) {
+                setMinAvailable(ref, step.minAvailable());
+            } else if (!created(ref, budget(cluster, step.minAvailable(), metadata))) {
+                return budget(cluster, Optional.ofNullable(ref.get()));
             }
         } catch (KubernetesClientException e) {
-            if (!NamespaceTermination.refused(e)) {
-                LOG.atWarn()
-                        .addKeyValue("code", e.getCode())
-                        .addKeyValue("error", e.getMessage())
-                        .log("could not reconcile PodDisruptionBudget");
-            }
+            budgetRefused(e);
         }
+        return Budget.ours(step.minAvailable());
     }
 
-    private void ensureV1(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
-        var desired = voters == 0 ? null : DisruptionBudgets.v1(cluster, voters, target, metadata);
-        ensure(
-                cluster,
-                client.policy()
-                        .v1()
-                        .podDisruptionBudget()
-                        .inNamespace(cluster.getMetadata().getNamespace())
-                        .withName(Names.disruptionBudget(cluster)),
-                PodDisruptionBudget.class,
-                desired,
-                p -> p.getSpec().getMinAvailable(),
-                p -> p.getSpec().getMaxUnavailable(),
-                p -> {
-                    p.getSpec().setMinAvailable(desired.getSpec().getMinAvailable());
-                    p.getSpec().setMaxUnavailable(null);
-                    return p;
-                });
-    }
-
-    private void ensureV1beta1(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
-        var desired = voters == 0 ? null : DisruptionBudgets.v1beta1(cluster, voters, target, metadata);
-        ensure(
-                cluster,
-                client.policy()
-                        .v1beta1()
-                        .podDisruptionBudget()
-                        .inNamespace(cluster.getMetadata().getNamespace())
-                        .withName(Names.disruptionBudget(cluster)),
-                io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget.class,
-                desired,
-                p -> p.getSpec().getMinAvailable(),
-                p -> p.getSpec().getMaxUnavailable(),
-                p -> {
-                    p.getSpec().setMinAvailable(desired.getSpec().getMinAvailable());
-                    p.getSpec().setMaxUnavailable(null);
-                    return p;
-                });
-    }
-
-    /** One PDB kind: created, repaired, or deleted when there are no voters ({@code desired} null); never another's. */
-    private <T extends HasMetadata> void ensure(
-            EtcdCluster cluster,
-            Resource<T> ref,
-            Class<T> type,
-            T desired,
-            Function<T, IntOrString> minAvailable,
-            Function<T, IntOrString> maxUnavailable,
-            UnaryOperator<T> repair) {
-        T actual = budgets.get(cluster.getMetadata().getNamespace(), Names.disruptionBudget(cluster))
-                .map(type::cast)
-                .orElse(null);
-        if (actual == null) {
-            actual = desired == null ? null : createdOrFound(ref, desired);
-            if (actual == null) {
-                return;
-            }
+    /** No voter left: the budget goes; never fails the pass. */
+    Budget delete(EtcdCluster cluster) {
+        try {
+            budget(namespace(cluster), Names.disruptionBudget(cluster)).delete();
+        } catch (KubernetesClientException e) {
+            budgetRefused(e);
         }
-        if (!Owners.controlledBy(actual, cluster.getMetadata().getUid())) {
+        return Budget.ABSENT;
+    }
+
+    private static List<Service> desiredServices(EtcdCluster cluster, AdditionalMetadata metadata) {
+        return List.of(Services.headless(cluster, metadata), Services.client(cluster, metadata));
+    }
+
+    private static Shape shape(EtcdCluster cluster, Optional<Service> actual, Service desired) {
+        if (actual.isEmpty()) {
+            return Shape.ABSENT;
+        }
+        if (!Owners.controlledBy(actual.get(), cluster.getMetadata().getUid())) {
+            return Shape.FOREIGN;
+        }
+        return Services.ownedFieldsMatch(actual.get(), desired) ? Shape.IN_SHAPE : Shape.DRIFTED;
+    }
+
+    private static Budget budget(EtcdCluster cluster, Optional<? extends HasMetadata> actual) {
+        if (actual.isEmpty()) {
+            return Budget.ABSENT;
+        }
+        if (!Owners.controlledBy(actual.get(), cluster.getMetadata().getUid())) {
             LOG.atWarn()
                     .addKeyValue("cluster", cluster.getMetadata().getName())
                     .addKeyValue("reason", Reason.RESOURCE_CONFLICT.reason())
                     .log("a PodDisruptionBudget of this name is not ours; left as it is");
-            return;
+            return new Budget(Shape.FOREIGN, Optional.empty(), false);
         }
-        if (desired == null) {
-            ref.delete();
-        } else if (!minAvailable.apply(desired).equals(minAvailable.apply(actual))
-                || maxUnavailable.apply(actual) != null) {
-            ref.edit(repair);
+        IntOrString minAvailable;
+        boolean maxUnavailable;
+        if (actual.get() instanceof PodDisruptionBudget v1) {
+            minAvailable = v1.getSpec().getMinAvailable();
+            maxUnavailable = v1.getSpec().getMaxUnavailable() != null;
+        } else {
+            var v1beta1 = (io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget) actual.get();
+            minAvailable = v1beta1.getSpec().getMinAvailable();
+            maxUnavailable = v1beta1.getSpec().getMaxUnavailable() != null;
+        }
+        return new Budget(
+                Shape.IN_SHAPE, Optional.ofNullable(minAvailable).map(IntOrString::getIntVal), maxUnavailable);
+    }
+
+    private HasMetadata budget(EtcdCluster cluster, int minAvailable, AdditionalMetadata metadata) {
+        return usePolicyV1()
+                ? DisruptionBudgets.v1(cluster, minAvailable, metadata)
+                : DisruptionBudgets.v1beta1(cluster, minAvailable, metadata);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void setMinAvailable(Resource<? extends HasMetadata> ref, int minAvailable) {
+        if (usePolicyV1()) {
+            ((Resource<PodDisruptionBudget>) ref).edit(p -> {
+                p.getSpec().setMinAvailable(new IntOrString(minAvailable));
+                p.getSpec().setMaxUnavailable(null);
+                return p;
+            });
+        } else {
+            ((Resource<io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget>) ref).edit(p -> {
+                p.getSpec().setMinAvailable(new IntOrString(minAvailable));
+                p.getSpec().setMaxUnavailable(null);
+                return p;
+            });
         }
     }
 
-    /**
-     * Creates {@code desired} and answers null; on 409 answers what is there: ours from a pass the cache has not caught
-     * up with, or someone else's (unlabelled, so never in the cache).
-     */
-    private static <T extends HasMetadata> T createdOrFound(Resource<T> ref, T desired) {
+    private Resource<? extends HasMetadata> budget(String namespace, String name) {
+        return usePolicyV1()
+                ? client.policy()
+                        .v1()
+                        .podDisruptionBudget()
+                        .inNamespace(namespace)
+                        .withName(name)
+                : client.policy()
+                        .v1beta1()
+                        .podDisruptionBudget()
+                        .inNamespace(namespace)
+                        .withName(name);
+    }
+
+    private static void budgetRefused(KubernetesClientException e) {
+        if (!NamespaceTermination.refused(e)) {
+            LOG.atWarn()
+                    .addKeyValue("code", e.getCode())
+                    .addKeyValue("error", e.getMessage())
+                    .log("could not reconcile PodDisruptionBudget");
+        }
+    }
+
+    /** Creates {@code desired}; false on 409 (ours from a pass the cache has not caught up with, or someone else's). */
+    @SuppressWarnings("unchecked")
+    private static <T extends HasMetadata> boolean created(Resource<T> ref, HasMetadata desired) {
         try {
-            ref.create(desired);
-            return null;
+            ref.create((T) desired);
+            return true;
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
                 throw e;
             }
+            return false;
         }
-        return ref.get();
+    }
+
+    private static String namespace(EtcdCluster cluster) {
+        return cluster.getMetadata().getNamespace();
     }
 
     private synchronized boolean usePolicyV1() {

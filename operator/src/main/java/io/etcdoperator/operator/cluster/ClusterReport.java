@@ -45,13 +45,11 @@ final class ClusterReport implements ClusterMemory {
     private final KubernetesClient client;
     private final EventRecorder events;
     private final ClusterMetrics metrics;
-    private final ClusterObjects objects;
 
-    ClusterReport(KubernetesClient client, EventRecorder events, ClusterMetrics metrics, ClusterObjects objects) {
+    ClusterReport(KubernetesClient client, EventRecorder events, ClusterMetrics metrics) {
         this.client = client;
         this.events = events;
         this.metrics = metrics;
-        this.objects = objects;
     }
 
     @Override
@@ -200,10 +198,10 @@ final class ClusterReport implements ClusterMemory {
         if (complete || paused || observed.adopting() && observed.targetReached(desired)) { // a person's wait
             status.setProgressDeadline(null);
         }
-        if (observed.clusterId().isPresent() || status.getClusterID() != null) {
-            objects.ensureDisruptionBudget(
-                    cluster, health.voters(), desired, status.getObserved().getAdditionalMetadata());
-        }
+        record(cluster, observed, health, now);
+    }
+
+    private void record(EtcdCluster cluster, ObservedCluster observed, ClusterHealth.Report health, Instant now) {
         metrics.record(
                 cluster.getMetadata().getNamespace(),
                 cluster.getMetadata().getName(),

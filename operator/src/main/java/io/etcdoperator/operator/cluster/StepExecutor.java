@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.cluster;
 
+import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.etcd.ClusterId;
@@ -10,6 +11,8 @@ import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.AdoptionSteps;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.InitialCluster;
+import io.etcdoperator.operator.planner.ObjectSteps;
+import io.etcdoperator.operator.planner.OwnedObjects;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.reason.Reason;
@@ -90,6 +93,7 @@ public class StepExecutor {
     private final EtcdMemberWrites members;
     private final MembershipSteps membership;
     private final ReplacementSteps replacement;
+    private final ClusterObjects objects;
 
     StepExecutor(
             KubernetesClient client,
@@ -97,8 +101,10 @@ public class StepExecutor {
             EventRecorder events,
             Clock clock,
             SpaceRecoveries spaceRecoveries,
-            LeaseCheck lease) {
+            LeaseCheck lease,
+            ClusterObjects objects) {
         this.client = client;
+        this.objects = objects;
         this.lease = lease;
         this.clock = clock;
         this.events = events;
@@ -143,13 +149,7 @@ public class StepExecutor {
             case Step.LatchClusterId s -> discovered(cluster, s, observation);
             case Step.CreateMember s -> membership.create(cluster, s, observation, material);
             case Step.AddLearner s -> membership.addLearner(cluster, s, etcd.orElseThrow());
-            case Step.WriteInitialCluster s -> {
-                members.writeInitialCluster(cluster, s.member(), s.initialCluster());
-                yield changed(
-                        cluster,
-                        s.reason(),
-                        "member " + s.member() + " may start: initial cluster " + s.initialCluster());
-            }
+            case Step.WriteInitialCluster s -> initialCluster(cluster, s);
             case Step.PromoteLearner s -> membership.promote(cluster, s, observation);
             case Step.RemoveMember s -> membership.remove(cluster, s, observation);
             case Step.ReplaceBrokenMember s -> replacement.broken(cluster, s, observation);
@@ -169,14 +169,8 @@ public class StepExecutor {
             case Step.ClearRecoveryRequest s -> recovery.clear(cluster, s);
             case Step.ReleaseAllMembers s -> recovery.releaseAll(cluster, s, observation);
             case Step.ForgetCluster s -> recovery.forget(cluster, s);
-            case Step.Pause s -> {
-                members.patchSpec(cluster, s.member(), Map.of("dormant", true));
-                yield changed(cluster, s.reason(), "member " + s.member() + " parked: Pod deleted, data kept");
-            }
-            case Step.Wake s -> {
-                members.patchSpec(cluster, s.member(), Map.of("dormant", false));
-                yield changed(cluster, s.reason(), "waking dormant member " + s.member());
-            }
+            case Step.Pause s -> dormant(cluster, s.member(), true, s.reason());
+            case Step.Wake s -> dormant(cluster, s.member(), false, s.reason());
             case Step.RestartMember s -> restart(cluster, s, observation);
             case Step.MoveLeader s -> moveLeader(cluster, s, observation);
             case Step.ExpandVolume s -> expand(cluster, s, observation);
@@ -197,7 +191,33 @@ public class StepExecutor {
                 Outcome.problem(d.reason(), d.reason().description(), STEADY);
             case Step.ServiceConflict c -> Outcome.problem(c.reason(), c.detail(), STEADY);
             case Step.StatusOnly s -> throw new IllegalArgumentException(s + " is the report's to carry out");
+            case Step.Shaping s -> throw new IllegalArgumentException(s + " is written by shape(), before the step");
         };
+    }
+
+    /** One write of a Service or the PodDisruptionBudget; answers the objects as this pass now takes them. */
+    public OwnedObjects shape(Step.Shaping step, EtcdCluster cluster, OwnedObjects before) {
+        AdditionalMetadata metadata = cluster.getStatus().getObserved().getAdditionalMetadata();
+        return switch (step) {
+            case ObjectSteps.WriteService s -> before.with(s.service(), objects.write(cluster, s, metadata));
+            case ObjectSteps.WriteBudget s -> before.with(objects.write(cluster, s, metadata));
+            case ObjectSteps.DeleteBudget s -> before.with(objects.delete(cluster));
+        };
+    }
+
+    private Outcome initialCluster(EtcdCluster cluster, Step.WriteInitialCluster s) {
+        members.writeInitialCluster(cluster, s.member(), s.initialCluster());
+        return changed(
+                cluster, s.reason(), "member " + s.member() + " may start: initial cluster " + s.initialCluster());
+    }
+
+    /** Park a member (its Pod deleted, its data kept) or wake it. */
+    private Outcome dormant(EtcdCluster cluster, String member, boolean dormant, Reason reason) {
+        members.patchSpec(cluster, member, Map.of("dormant", dormant));
+        return changed(
+                cluster,
+                reason,
+                dormant ? "member " + member + " parked: Pod deleted, data kept" : "waking dormant member " + member);
     }
 
     private Outcome discovered(EtcdCluster cluster, Step.LatchClusterId s, ClusterObserver.Observation observation) {

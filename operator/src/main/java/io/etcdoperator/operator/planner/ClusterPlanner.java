@@ -67,11 +67,15 @@ public final class ClusterPlanner {
     }
 
     /**
-     * The target first (a new one latched, or its deadline passed), then a Service another object owns, then the
-     * cluster's own next step.
+     * A write to the Services or the PodDisruptionBudget first (the pass plans again after it), then the target (a new
+     * one latched, or its deadline passed), then a Service another object owns, then the cluster's own next step.
      */
     public Step next(ClusterView view) {
         ObservedCluster observed = view.observed();
+        Optional<Step> objects = ClusterWideObjects.next(view.objects(), observed, view.desired());
+        if (objects.isPresent() && objects.get() instanceof Step.Shaping) {
+            return objects.get();
+        }
         TargetLatch.Decision decision = TargetLatch.decide(
                 view.spec(),
                 Optional.of(view.target()),
@@ -84,10 +88,7 @@ public final class ClusterPlanner {
         return switch (decision) {
             case TargetLatch.Latch latch -> new Step.LatchTarget(latch.reason());
             case TargetLatch.Exceeded exceeded -> new Step.DeadlineExceeded(exceededReason(exceeded, observed));
-            case TargetLatch.Keep keep ->
-                view.serviceConflict()
-                        .<Step>map(Step.ServiceConflict::new)
-                        .orElseGet(() -> next(observed, view.desired()));
+            case TargetLatch.Keep keep -> objects.orElseGet(() -> next(observed, view.desired()));
         };
     }
 

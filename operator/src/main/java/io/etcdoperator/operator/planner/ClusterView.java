@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Everything one pass of the cluster controller decides on once a target is latched: the spec and the target, the
- * target's deadline, the spec's refusals, a Service another object owns, and the cluster as observed.
+ * target's deadline, the spec's refusals, the Services and the PodDisruptionBudget, and the cluster as observed.
  */
 public record ClusterView(
         EtcdClusterSpec spec,
@@ -16,8 +16,13 @@ public record ClusterView(
         Optional<Instant> deadline,
         Instant now,
         List<Refusal> refusals,
-        Optional<String> serviceConflict,
+        OwnedObjects objects,
         ObservedCluster observed) {
+
+    /** The same view after a write of this pass left the cluster-wide objects as {@code written}. */
+    public ClusterView with(OwnedObjects written) {
+        return new ClusterView(spec, target, deadline, now, refusals, written, observed);
+    }
 
     public int desired() {
         return SpecRules.replicas(target);

@@ -172,6 +172,13 @@ public record ObservedCluster(
     }
 
     /** Running, ready EtcdMembers whose etcd entry is a voter, and the external voters that answered (adoption). */
+    /** Voters as etcd lists them; while etcd does not answer, the running members last marked as voters. */
+    public int voterCount() {
+        return etcd() instanceof EtcdView.Reached r
+                ? r.membership().voters().size()
+                : (int) running().stream().filter(ObservedMember::voterMark).count();
+    }
+
     public int readyVoters(Membership membership) {
         return (int) running().stream()
                         .filter(ObservedMember::ready)

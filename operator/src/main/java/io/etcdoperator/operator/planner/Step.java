@@ -203,10 +203,7 @@ public sealed interface Step {
         }
     }
 
-    /**
-     * Start a defrag run: record, per voter, whether the rule wants it (Pending) or not (Skipped, BelowThreshold), its
-     * role and its database size now. Only a status write.
-     */
+    /** Start a defrag run: per voter, Pending or Skipped (BelowThreshold), its role and db size now; a status write. */
     record StartDefrag(String run, List<DefragStart> members) implements Step {
         public Reason reason() {
             return Reason.DEFRAG_STARTED;
@@ -360,6 +357,10 @@ public sealed interface Step {
                     AdoptionSteps.HandOverLeadership,
                     AdoptionSteps.RemoveExternal,
                     AdoptionSteps.Finish {}
+
+    /** One write keeping a cluster-wide object in shape; the pass plans again on what it left ({@link ObjectSteps}). */
+    sealed interface Shaping extends Step
+            permits ObjectSteps.WriteService, ObjectSteps.WriteBudget, ObjectSteps.DeleteBudget {}
 
     /** A step whose one write is the EtcdCluster's status: the cluster controller's report carries it out. */
     sealed interface StatusOnly extends Step {}

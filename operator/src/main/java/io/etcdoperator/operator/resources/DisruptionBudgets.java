@@ -2,7 +2,6 @@ package io.etcdoperator.operator.resources;
 
 import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
-import io.etcdoperator.operator.planner.Quorum;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -11,18 +10,19 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import java.util.Map;
 
 /**
- * The voter-only PodDisruptionBudget: a majority of max(voters, target) must stay up, so a drain never takes quorum.
+ * The voter-only PodDisruptionBudget with the minAvailable the planner asks (a majority of max(voters, target), so a
+ * drain never takes quorum).
  * policy/v1 where served, policy/v1beta1 on older servers (same shape).
  */
 public final class DisruptionBudgets {
 
     private DisruptionBudgets() {}
 
-    public static PodDisruptionBudget v1(EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
+    public static PodDisruptionBudget v1(EtcdCluster cluster, int minAvailable, AdditionalMetadata metadata) {
         return new PodDisruptionBudgetBuilder()
                 .withMetadata(metadata(cluster, metadata))
                 .withNewSpec()
-                .withMinAvailable(new IntOrString(Quorum.minAvailable(voters, target)))
+                .withMinAvailable(new IntOrString(minAvailable))
                 .withNewSelector()
                 .withMatchLabels(Labels.voters(cluster.getMetadata().getName()))
                 .endSelector()
@@ -31,11 +31,11 @@ public final class DisruptionBudgets {
     }
 
     public static io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudget v1beta1(
-            EtcdCluster cluster, int voters, int target, AdditionalMetadata metadata) {
+            EtcdCluster cluster, int minAvailable, AdditionalMetadata metadata) {
         return new io.fabric8.kubernetes.api.model.policy.v1beta1.PodDisruptionBudgetBuilder()
                 .withMetadata(metadata(cluster, metadata))
                 .withNewSpec()
-                .withMinAvailable(new IntOrString(Quorum.minAvailable(voters, target)))
+                .withMinAvailable(new IntOrString(minAvailable))
                 .withNewSelector()
                 .withMatchLabels(Labels.voters(cluster.getMetadata().getName()))
                 .endSelector()

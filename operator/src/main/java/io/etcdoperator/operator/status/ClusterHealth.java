@@ -57,9 +57,7 @@ public final class ClusterHealth {
         boolean paused = desired == 0 && running.isEmpty();
         boolean formed = observed.clusterId().isPresent();
         Membership membership = observed.etcd() instanceof EtcdView.Reached r ? r.membership() : null;
-        int voters = membership != null
-                ? membership.voters().size()
-                : (int) running.stream().filter(ObservedMember::voterMark).count();
+        int voters = observed.voterCount();
         int learners = membership != null ? membership.learners().size() : 0;
         int readyVoters = membership == null ? observed.readyRunning() : observed.readyVoters(membership);
         int ready = readyVoters;

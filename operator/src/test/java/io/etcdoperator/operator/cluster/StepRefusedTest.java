@@ -19,7 +19,7 @@ class StepRefusedTest {
 
     @Test
     void waitsOnlyAPersonCanEndAreWarnings() {
-        var executor = new StepExecutor(null, null, null, null, null, LeaseCheck.NONE);
+        var executor = new StepExecutor(null, null, null, null, null, LeaseCheck.NONE, null);
         var nothing = new ClusterObserver.Observation(null, List.of(), Optional.empty());
         for (Reason personal :
                 List.of(Reason.MEMBER_CRASH_LOOPING, Reason.SPACE_QUOTA_FULL, Reason.QUORUM_RECOVERY_REFUSED)) {

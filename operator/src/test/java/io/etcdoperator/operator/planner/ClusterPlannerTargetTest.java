@@ -35,8 +35,17 @@ class ClusterPlannerTargetTest {
         return cluster().voter("a").voter("b").voter("c").at(NOW);
     }
 
-    private Step next(EtcdClusterSpec spec, Optional<Instant> deadline, Optional<String> conflict, Observations o) {
-        return planner.next(new ClusterView(spec, target(3, "3.5.16"), deadline, NOW, NONE, conflict, o.build()));
+    /** {@code foreign}: a Service of the cluster's that another object controls. */
+    private Step next(EtcdClusterSpec spec, Optional<Instant> deadline, Optional<String> foreign, Observations o) {
+        ObservedCluster observed = o.build();
+        return planner.next(
+                new ClusterView(spec, target(3, "3.5.16"), deadline, NOW, NONE, objects(observed, foreign), observed));
+    }
+
+    /** Both Services and the budget in shape for {@code observed}, but a foreign Service if one is named. */
+    static OwnedObjects objects(ObservedCluster observed, Optional<String> foreign) {
+        OwnedObjects kept = ClusterWideObjectsTest.kept(observed, 3);
+        return foreign.map(name -> kept.with(name, OwnedObjects.Shape.FOREIGN)).orElse(kept);
     }
 
     @Test
@@ -94,9 +103,10 @@ class ClusterPlannerTargetTest {
 
     @Test
     void aServiceOwnedByAnotherObjectHoldsEveryStepButANewTarget() {
-        Optional<String> conflict = Optional.of("Service demo-client belongs to another object");
+        Optional<String> conflict = Optional.of("demo-client");
         assertThat(next(spec(3, "3.5.16"), LATER, conflict, cluster().voter("a").at(NOW)))
-                .isEqualTo(new Step.ServiceConflict(conflict.get()));
+                .isEqualTo(new Step.ServiceConflict(
+                        "Service demo-client exists and is not controlled by this EtcdCluster; rename or delete it"));
         assertThat(next(spec(5, "3.5.16"), LATER, conflict, threeVoters()))
                 .isEqualTo(new Step.LatchTarget(Reason.SPEC_CHANGED));
     }
@@ -109,7 +119,7 @@ class ClusterPlannerTargetTest {
                 LATER,
                 NOW,
                 REFUSED,
-                Optional.empty(),
+                objects(threeVoters().build(), Optional.empty()),
                 threeVoters().build()));
         assertThat(step).isEqualTo(new Step.Converged(Reason.RECONCILED));
     }

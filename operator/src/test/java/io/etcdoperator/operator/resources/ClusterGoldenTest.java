@@ -28,12 +28,12 @@ class ClusterGoldenTest {
     /** Mid scale-up: 3 voters towards a target of 5 keeps a majority of 5 up. */
     @Test
     void disruptionBudgetPolicyV1() {
-        Golden.assertMatches("pdb-v1", DisruptionBudgets.v1(cluster, 3, 5, latched));
+        Golden.assertMatches("pdb-v1", DisruptionBudgets.v1(cluster, 3, latched));
     }
 
     @Test
     void disruptionBudgetPolicyV1beta1() {
-        Golden.assertMatches("pdb-v1beta1", DisruptionBudgets.v1beta1(cluster, 3, 5, latched));
+        Golden.assertMatches("pdb-v1beta1", DisruptionBudgets.v1beta1(cluster, 3, latched));
     }
 
     @Test
