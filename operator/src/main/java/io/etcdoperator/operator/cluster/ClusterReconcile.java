@@ -19,6 +19,7 @@ import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.MemberMaterial;
+import io.etcdoperator.operator.resources.NameRules;
 import io.etcdoperator.operator.tls.CertManagerCertificates;
 import io.etcdoperator.operator.tls.CertManagerDiscovery;
 import io.etcdoperator.operator.tls.CertManagerGate;
@@ -212,8 +213,10 @@ public class ClusterReconcile {
         Instant now = clock.instant();
         List<Refusal> refusals = Refusals.of(cluster.getSpec(), status);
         boolean latched = status.getObserved() != null && status.getClusterToken() != null;
-        Optional<Step> admission =
-                planner.admit(new Admission(CertManagerGate.blocks(cluster, certManagerInstalled), latched, refusals));
+        List<Refusal> named =
+                NameRules.check(name).stream().map(Refusal::invalid).toList();
+        Optional<Step> admission = planner.admit(
+                new Admission(named, CertManagerGate.blocks(cluster, certManagerInstalled), latched, refusals));
         if (admission.isPresent()) {
             CachePass.needsApiServer("admission " + admission.get().getClass().getSimpleName());
             if (!report.admit(cluster, before, admission.get(), now)) {

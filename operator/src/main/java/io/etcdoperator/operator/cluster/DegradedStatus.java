@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Degraded=True and Available=False with a reason, for a pass that cannot run at all (a refused name, an error):
- * written to the stored cluster, with one warning event per new message.
+ * Degraded=True with a reason, for a pass that threw: written to the stored cluster, with one warning event per new
+ * message. (A refused name is the planner's: {@code ClusterPlanner.admit}.)
  */
 final class DegradedStatus {
 
@@ -32,14 +32,9 @@ final class DegradedStatus {
         this.clock = clock;
     }
 
-    /** The spec cannot be served: nothing is created, so the cluster is not available either. */
-    void refuse(String namespace, String name, String message) {
-        report(namespace, name, Reason.INVALID_SPEC, message, true);
-    }
-
     /** A pass threw: members may well be serving, so only Degraded says so. */
     void failed(String namespace, String name, Exception e) {
-        report(namespace, name, Reason.RECONCILE_FAILED, describe(e), false);
+        report(namespace, name, Reason.RECONCILE_FAILED, describe(e));
     }
 
     /**
@@ -53,7 +48,7 @@ final class DegradedStatus {
         return text.length() <= MESSAGE_LIMIT ? text : text.substring(0, MESSAGE_LIMIT - 3) + "...";
     }
 
-    private void report(String namespace, String name, Reason reason, String message, boolean unavailable) {
+    private void report(String namespace, String name, Reason reason, String message) {
         EtcdCluster cluster = client.resources(EtcdCluster.class)
                 .inNamespace(namespace)
                 .withName(name)
@@ -80,10 +75,6 @@ final class DegradedStatus {
         Long generation = cluster.getMetadata().getGeneration();
         status.setConditions(Conditions.set(
                 status.getConditions(), Conditions.DEGRADED, true, reason.reason(), message, generation, now));
-        if (unavailable) {
-            status.setConditions(Conditions.set(
-                    status.getConditions(), Conditions.AVAILABLE, false, reason.reason(), message, generation, now));
-        }
         cluster.setStatus(status);
         try {
             client.resources(EtcdCluster.class)

@@ -8,10 +8,8 @@ import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.events.NamespaceTermination;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.operator.logs.LogContext;
-import io.etcdoperator.operator.planner.Refusal;
 import io.etcdoperator.operator.reads.InformerReads;
 import io.etcdoperator.operator.resources.MemberPods;
-import io.etcdoperator.operator.resources.NameRules;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -132,24 +130,11 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 context);
     }
 
-    /** A name Kubernetes cannot derive object names from is refused before the pass: it never changes. */
     @Override
     public UpdateControl<EtcdCluster> reconcile(EtcdCluster resource, Context<EtcdCluster> context) {
         String namespace = resource.getMetadata().getNamespace();
         String name = resource.getMetadata().getName();
         try (var logs = LogContext.of(namespace, name)) {
-            List<Refusal> refused =
-                    NameRules.check(name).stream().map(Refusal::invalid).toList();
-            if (!refused.isEmpty()) {
-                degraded.refuse(
-                        namespace,
-                        name,
-                        "spec refused, nothing created: "
-                                + String.join(
-                                        "; ",
-                                        refused.stream().map(Refusal::message).toList()));
-                return UpdateControl.noUpdate();
-            }
             UpdateControl<EtcdCluster> control = UpdateControl.noUpdate();
             try {
                 return pass.reconcile(namespace, name)

@@ -50,10 +50,14 @@ public final class ClusterPlanner {
     }
 
     /**
-     * Before anything is observed: the cert-manager gate, then the first target (or the refusal of the first spec).
-     * Empty: a target is latched, observe and ask {@link #next(ClusterView)}.
+     * Before anything is observed: a name no object can be named after (refused for good, latched or not), the
+     * cert-manager gate, then the first target (or the refusal of the first spec). Empty: a target is latched, observe
+     * and ask {@link #next(ClusterView)}.
      */
     public Optional<Step> admit(Admission admission) {
+        if (!admission.nameRefusals().isEmpty()) {
+            return Optional.of(new Step.RefuseSpec(admission.nameRefusals()));
+        }
         if (admission.certManagerMissing()) {
             return Optional.of(new Step.AwaitCertManager());
         }

@@ -49,6 +49,13 @@ class ClusterPlannerTargetTest {
     }
 
     @Test
+    void aRefusedNameIsRefusedBeforeTheGateAndEvenOnceLatched() {
+        List<Refusal> name = List.of(Refusal.invalid("metadata.name: longer than 56 characters"));
+        assertThat(planner.admit(new Admission(name, true, false, NONE))).contains(new Step.RefuseSpec(name));
+        assertThat(planner.admit(new Admission(name, false, true, NONE))).contains(new Step.RefuseSpec(name));
+    }
+
+    @Test
     void aMissingCertManagerStopsEverythingElseBeforeAnythingIsObserved() {
         assertThat(planner.admit(new Admission(true, false, REFUSED))).contains(new Step.AwaitCertManager());
         assertThat(planner.admit(new Admission(true, true, NONE))).contains(new Step.AwaitCertManager());
