@@ -11,32 +11,24 @@ import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.etcd.Member;
-import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.defrag.DefragRuns;
 import io.etcdoperator.operator.events.InstantAnnotation;
 import io.etcdoperator.operator.planner.ClaimSize;
-import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.ExternalMembers;
 import io.etcdoperator.operator.planner.Maintenance;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
-import io.etcdoperator.operator.planner.PodDrift;
 import io.etcdoperator.operator.planner.StrandedPods;
 import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.BackendQuota;
-import io.etcdoperator.operator.resources.EtcdGuard;
-import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
-import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.resources.PodRevisions;
-import io.etcdoperator.operator.resources.TlsSecretVersions;
-import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -48,7 +40,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -210,19 +201,20 @@ public class ClusterObserver {
                     etcd == null ? Optional.empty() : endpointStatus(m, pod, etcd, membership, now);
             PersistentVolumeClaim pvc = pvcs.get(Names.dataPvc(m.getMetadata().getName()));
             boolean formed = cluster.getStatus().getClusterID() != null;
-            Optional<RestartReason> why = outdated(m, pod, target, restartAt, now, revisions, formed);
+            Optional<RestartReason> why =
+                    MemberObservations.outdated(m, pod, target, restartAt, now, revisions, formed);
             Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod)
                     .filter(p -> !MemberPods.ready(p))
                     .map(p -> down.get(p.getSpec().getNodeName()));
             out.add(noted(
                     cluster,
-                    toObserved(
+                    MemberObservations.toObserved(
                             m,
                             uid,
                             pod,
                             why,
                             endpoint,
-                            servesBeforeProbe(m, pod, endpoint, now),
+                            MemberObservations.servesBeforeProbe(m, pod, endpoint, now),
                             ClaimSize.behind(pvc, target),
                             nodeDown,
                             PodScheduling.unrunnable(pod, PodScheduling.progressDeadline(cluster))),
@@ -284,7 +276,8 @@ public class ClusterObserver {
         Optional<Member> entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
         boolean ask = pod != null
                 && entry.isPresent()
-                && (MemberPods.ready(pod) || (starting(m, now) && entry.get().started() && MemberPods.running(pod)));
+                && (MemberPods.ready(pod)
+                        || (MemberObservations.starting(m, now) && entry.get().started() && MemberPods.running(pod)));
         if (!ask) {
             return Optional.empty();
         }
@@ -324,68 +317,6 @@ public class ClusterObserver {
         return new ObservedCluster.AuthView(wanted, latched, etcdRequiresAuth, password);
     }
 
-    /**
-     * Why this member's Pod must restart, if it must: not what the latched target builds, a restart asked, or a
-     * formed cluster's PVC seed still starting "new". {@link #driftFacts} reads, {@link PodDrift} judges.
-     */
-    static Optional<RestartReason> outdated(
-            EtcdMember m,
-            Pod pod,
-            ObservedClusterSpec target,
-            Optional<Instant> restartAt,
-            Instant now,
-            PodRevisions revisions,
-            boolean formed) {
-        return PodDrift.reason(driftFacts(m, pod, target, restartAt, revisions, formed), now);
-    }
-
-    /**
-     * What {@link PodDrift} judges, read off the member, its Pod and the target. A Pod without a revision (created by an
-     * older operator) counts as built from its EtcdMember's spec.
-     */
-    static PodDrift.Facts driftFacts(
-            EtcdMember m,
-            Pod pod,
-            ObservedClusterSpec target,
-            Optional<Instant> restartAt,
-            PodRevisions revisions,
-            boolean formed) {
-        String initial = m.getSpec().getInitialCluster();
-        boolean judged = target != null
-                && initial != null
-                && !initial.isEmpty()
-                && !Boolean.TRUE.equals(m.getSpec().getDormant());
-        Optional<Pod> live =
-                Optional.ofNullable(pod).filter(p -> p.getMetadata().getDeletionTimestamp() == null);
-        Map<String, String> runs =
-                live.map(p -> p.getMetadata().getAnnotations()).orElse(Map.of());
-        Map<String, String> wants =
-                Optional.ofNullable(m.getMetadata().getAnnotations()).orElse(Map.of());
-        boolean materialDiffers = live.isPresent()
-                && (!MemberMaterial.fromAnnotations(wants).equals(MemberMaterial.fromAnnotations(runs))
-                        || !Objects.equals(
-                                wants.get(TlsSecretVersions.ANNOTATION), runs.get(TlsSecretVersions.ANNOTATION)));
-        boolean startsNew = live.stream()
-                .flatMap(p -> p.getSpec().getContainers().stream())
-                .filter(c -> MemberPods.CONTAINER.equals(c.getName()))
-                .anyMatch(c -> c.getArgs() != null && c.getArgs().contains("--initial-cluster-state=new"));
-        return new PodDrift.Facts(
-                judged,
-                live.isPresent(),
-                judged ? revisions.wanted(m, target) : "",
-                judged
-                        ? Optional.ofNullable(runs.get(EtcdOperatorApi.ANNOTATION_REVISION))
-                                .orElseGet(() -> MemberPods.revision(m))
-                        : "",
-                m.getSpec().getVersion(),
-                target == null ? null : target.getVersion(),
-                materialDiffers,
-                restartAt,
-                live.map(p -> p.getMetadata().getCreationTimestamp()).map(Instant::parse),
-                formed && Boolean.TRUE.equals(m.getSpec().getBootstrap()) && !MemberPods.memoryBacked(m.getSpec()),
-                startsNew);
-    }
-
     /** The user's "restart now" (see InstantAnnotation). */
     static Optional<Instant> restartAt(EtcdCluster cluster) {
         return InstantAnnotation.read(cluster, EtcdOperatorApi.ANNOTATION_RESTART_AT);
@@ -401,89 +332,5 @@ public class ClusterObserver {
             return Reason.AUTH_CREDENTIALS_REJECTED;
         }
         return Reason.CLUSTER_UNREACHABLE;
-    }
-
-    /**
-     * A member created moments ago, its member id recorded, whose etcd answers with a leader and no error serves now;
-     * its Pod's Ready follows within the kubelet's 1 s probe period. Counting it at once takes that second off every
-     * join (docs/benchmarks.md). Only new members: one restarted by a roll or a repair waits for its Pod's Ready.
-     */
-    static boolean servesBeforeProbe(EtcdMember m, Pod pod, Optional<EndpointStatus> endpoint, Instant now) {
-        boolean idKnown = m.getStatus() != null && m.getStatus().getMemberID() != null;
-        return pod != null
-                && idKnown
-                && starting(m, now)
-                && MemberPods.running(pod)
-                && endpoint.isPresent()
-                && endpoint.get().leader().value() != 0
-                && endpoint.get().errors().isEmpty();
-    }
-
-    private static boolean starting(EtcdMember m, Instant now) {
-        String created = m.getMetadata().getCreationTimestamp();
-        return created != null
-                && Instant.parse(created)
-                        .plus(ClusterPlanner.LEARNER_START_WINDOW)
-                        .isAfter(now);
-    }
-
-    static ObservedMember toObserved(
-            EtcdMember m,
-            String clusterUid,
-            Pod pod,
-            Optional<RestartReason> outdated,
-            Optional<EndpointStatus> endpoint,
-            boolean serving,
-            boolean volumeBehind,
-            Optional<ObservedMember.NodeDown> nodeDown) {
-        return toObserved(m, clusterUid, pod, outdated, endpoint, serving, volumeBehind, nodeDown, Optional.empty());
-    }
-
-    static ObservedMember toObserved(
-            EtcdMember m,
-            String clusterUid,
-            Pod pod,
-            Optional<RestartReason> outdated,
-            Optional<EndpointStatus> endpoint,
-            boolean serving,
-            boolean volumeBehind,
-            Optional<ObservedMember.NodeDown> nodeDown,
-            Optional<ObservedMember.Unrunnable> unrunnable) {
-        var status = m.getStatus();
-        String created = m.getMetadata().getCreationTimestamp();
-        boolean memory = MemberPods.memoryBacked(m.getSpec());
-        return new ObservedMember(
-                m.getMetadata().getName(),
-                created == null ? Instant.MAX : Instant.parse(created),
-                Boolean.TRUE.equals(m.getSpec().getBootstrap()),
-                m.getSpec().getInitialCluster() == null
-                        || m.getSpec().getInitialCluster().isEmpty(),
-                Boolean.TRUE.equals(m.getSpec().getDormant()),
-                m.getMetadata().getDeletionTimestamp() != null,
-                // the member's Ready condition lags its Pod: a Pod just deleted for a restart must not count as ready
-                serving
-                        || (status != null
-                                && Conditions.isTrue(status.getConditions(), Conditions.READY)
-                                && pod != null
-                                && MemberPods.ready(pod)),
-                VoterEndpoints.hasPod(m),
-                status != null && Boolean.TRUE.equals(status.getIsVoter()),
-                Optional.ofNullable(status == null ? null : status.getMemberID())
-                        .filter(s -> !s.isBlank())
-                        .map(MemberId::parse),
-                Names.peerUrl(m),
-                Owners.controlledBy(m, clusterUid),
-                memory,
-                memory && (MemberPods.podLost(m, pod) || MemberPods.failed(pod)),
-                outdated,
-                endpoint,
-                m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
-                !memory && volumeBehind,
-                MemberPods.broken(pod),
-                nodeDown,
-                EtcdGuard.restartsInPlace(pod),
-                PodScheduling.readyPod(pod),
-                Optional.empty(),
-                unrunnable);
     }
 }

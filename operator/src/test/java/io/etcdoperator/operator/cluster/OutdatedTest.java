@@ -98,11 +98,11 @@ class OutdatedTest {
 
     private static Optional<RestartReason> outdated(
             EtcdMember m, Pod pod, ObservedClusterSpec target, Optional<Instant> restartAt) {
-        return ClusterObserver.outdated(m, pod, target, restartAt, NOW, new PodRevisions(), false);
+        return MemberObservations.outdated(m, pod, target, restartAt, NOW, new PodRevisions(), false);
     }
 
     /** Only the seed's judgement: no target latched to compare the Pod with. */
     static Optional<RestartReason> seedStartsNew(EtcdMember m, Pod pod, boolean formed) {
-        return ClusterObserver.outdated(m, pod, null, Optional.empty(), NOW, new PodRevisions(), formed);
+        return MemberObservations.outdated(m, pod, null, Optional.empty(), NOW, new PodRevisions(), formed);
     }
 }

@@ -63,18 +63,18 @@ class ServesBeforeProbeTest {
     @Test
     void aNewMemberWhoseEtcdAnswersWithALeaderServesBeforeItsProbe() {
         EtcdMember m = memberCreated(NOW.minusSeconds(3));
-        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW))
+        assertThat(MemberObservations.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW))
                 .isTrue();
     }
 
     @Test
     void withoutALeaderOrWithAnErrorOrWithoutAnAnswerItDoesNot() {
         EtcdMember m = memberCreated(NOW.minusSeconds(3));
-        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(0, List.of()), NOW))
+        assertThat(MemberObservations.servesBeforeProbe(m, runningPod(m), status(0, List.of()), NOW))
                 .isFalse();
-        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of("CORRUPT")), NOW))
+        assertThat(MemberObservations.servesBeforeProbe(m, runningPod(m), status(7, List.of("CORRUPT")), NOW))
                 .isFalse();
-        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), Optional.empty(), NOW))
+        assertThat(MemberObservations.servesBeforeProbe(m, runningPod(m), Optional.empty(), NOW))
                 .isFalse();
     }
 
@@ -82,7 +82,7 @@ class ServesBeforeProbeTest {
     void aMemberWhoseIdIsNotRecordedYetDoesNot() {
         EtcdMember m = memberCreated(NOW.minusSeconds(3));
         m.getStatus().setMemberID(null);
-        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW))
+        assertThat(MemberObservations.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW))
                 .isFalse();
     }
 
@@ -90,7 +90,7 @@ class ServesBeforeProbeTest {
     void aMemberPastItsFirstSecondsWaitsForItsPodsReadyAsBefore() {
         EtcdMember m =
                 memberCreated(NOW.minus(ClusterPlanner.LEARNER_START_WINDOW).minusSeconds(1));
-        assertThat(ClusterObserver.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW))
+        assertThat(MemberObservations.servesBeforeProbe(m, runningPod(m), status(7, List.of()), NOW))
                 .isFalse();
     }
 
@@ -99,7 +99,7 @@ class ServesBeforeProbeTest {
         EtcdMember m = memberCreated(NOW.minusSeconds(3));
         Pod deleting = runningPod(m);
         deleting.getMetadata().setDeletionTimestamp(NOW.toString());
-        assertThat(ClusterObserver.servesBeforeProbe(m, deleting, status(7, List.of()), NOW))
+        assertThat(MemberObservations.servesBeforeProbe(m, deleting, status(7, List.of()), NOW))
                 .isFalse();
         Pod waiting = runningPod(m);
         waiting.getStatus()
@@ -110,9 +110,9 @@ class ServesBeforeProbeTest {
                         .withReason("ContainerCreating")
                         .endWaiting()
                         .build());
-        assertThat(ClusterObserver.servesBeforeProbe(m, waiting, status(7, List.of()), NOW))
+        assertThat(MemberObservations.servesBeforeProbe(m, waiting, status(7, List.of()), NOW))
                 .isFalse();
-        assertThat(ClusterObserver.servesBeforeProbe(m, null, status(7, List.of()), NOW))
+        assertThat(MemberObservations.servesBeforeProbe(m, null, status(7, List.of()), NOW))
                 .isFalse();
     }
 }
