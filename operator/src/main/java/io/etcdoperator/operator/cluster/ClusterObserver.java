@@ -26,7 +26,7 @@ import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.BackendQuota;
-import io.etcdoperator.operator.resources.MemberPods;
+import io.etcdoperator.operator.resources.MemberPodStatus;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.PodRevisions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -204,7 +204,7 @@ public class ClusterObserver {
             Optional<RestartReason> why =
                     MemberObservations.outdated(m, pod, target, restartAt, now, revisions, formed);
             Optional<ObservedMember.NodeDown> nodeDown = Optional.ofNullable(pod)
-                    .filter(p -> !MemberPods.ready(p))
+                    .filter(p -> !MemberPodStatus.ready(p))
                     .map(p -> down.get(p.getSpec().getNodeName()));
             out.add(noted(
                     cluster,
@@ -276,8 +276,10 @@ public class ClusterObserver {
         Optional<Member> entry = membership.entryOf(m.getMetadata().getName(), Names.peerUrl(m));
         boolean ask = pod != null
                 && entry.isPresent()
-                && (MemberPods.ready(pod)
-                        || (MemberObservations.starting(m, now) && entry.get().started() && MemberPods.running(pod)));
+                && (MemberPodStatus.ready(pod)
+                        || (MemberObservations.starting(m, now)
+                                && entry.get().started()
+                                && MemberPodStatus.running(pod)));
         if (!ask) {
             return Optional.empty();
         }

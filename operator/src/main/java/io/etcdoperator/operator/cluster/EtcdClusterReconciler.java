@@ -9,7 +9,7 @@ import io.etcdoperator.operator.events.NamespaceTermination;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.reads.InformerReads;
-import io.etcdoperator.operator.resources.MemberPods;
+import io.etcdoperator.operator.resources.MemberPodStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -80,7 +80,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
                 .withSecondaryToPrimaryMapper((Pod p) -> clusterOf(p)
                         .map(c -> Set.of(new ResourceID(c, p.getMetadata().getNamespace())))
                         .orElse(Set.of()))
-                .withOnUpdateFilter((Pod next, Pod previous) -> !MemberPods.running(next))
+                .withOnUpdateFilter((Pod next, Pod previous) -> !MemberPodStatus.running(next))
                 .withItemStore(LeanItemStore.memberPods())
                 .build();
         // cache only: a claim changes with its member (the member controller watches them), never on its own

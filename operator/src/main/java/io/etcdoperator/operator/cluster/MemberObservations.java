@@ -11,6 +11,7 @@ import io.etcdoperator.operator.planner.PodDrift;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.EtcdGuard;
 import io.etcdoperator.operator.resources.MemberMaterial;
+import io.etcdoperator.operator.resources.MemberPodStatus;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
@@ -103,7 +104,7 @@ final class MemberObservations {
         return pod != null
                 && idKnown
                 && starting(m, now)
-                && MemberPods.running(pod)
+                && MemberPodStatus.running(pod)
                 && endpoint.isPresent()
                 && endpoint.get().leader().value() != 0
                 && endpoint.get().errors().isEmpty();
@@ -155,7 +156,7 @@ final class MemberObservations {
                         || (status != null
                                 && Conditions.isTrue(status.getConditions(), Conditions.READY)
                                 && pod != null
-                                && MemberPods.ready(pod)),
+                                && MemberPodStatus.ready(pod)),
                 VoterEndpoints.hasPod(m),
                 status != null && Boolean.TRUE.equals(status.getIsVoter()),
                 Optional.ofNullable(status == null ? null : status.getMemberID())
@@ -164,12 +165,12 @@ final class MemberObservations {
                 Names.peerUrl(m),
                 Owners.controlledBy(m, clusterUid),
                 memory,
-                memory && (MemberPods.podLost(m, pod) || MemberPods.failed(pod)),
+                memory && (MemberPodStatus.podLost(m, pod) || MemberPodStatus.failed(pod)),
                 outdated,
                 endpoint,
                 m.getSpec().getVersion() == null ? "" : m.getSpec().getVersion(),
                 !memory && volumeBehind,
-                MemberPods.broken(pod),
+                MemberPodStatus.broken(pod),
                 nodeDown,
                 EtcdGuard.restartsInPlace(pod),
                 PodScheduling.readyPod(pod),

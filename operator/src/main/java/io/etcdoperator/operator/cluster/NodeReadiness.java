@@ -1,7 +1,7 @@
 package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.operator.planner.ObservedMember.NodeDown;
-import io.etcdoperator.operator.resources.MemberPods;
+import io.etcdoperator.operator.resources.MemberPodStatus;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -37,7 +37,7 @@ final class NodeReadiness {
     Map<String, NodeDown> down(Collection<Pod> pods) {
         Map<String, NodeDown> out = new HashMap<>();
         pods.stream()
-                .filter(p -> !MemberPods.ready(p))
+                .filter(p -> !MemberPodStatus.ready(p))
                 .map(p -> p.getSpec().getNodeName())
                 .filter(Objects::nonNull)
                 .distinct()

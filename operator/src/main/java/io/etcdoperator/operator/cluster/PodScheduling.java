@@ -2,6 +2,7 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
+import io.etcdoperator.operator.resources.MemberPodStatus;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -47,7 +48,7 @@ final class PodScheduling {
      * two status reports leaves Ready as it was), and whether its last run was OOM-killed. A missing time is long ago.
      */
     static Optional<ObservedMember.ReadyPod> readyPod(Pod pod) {
-        if (pod == null || !MemberPods.ready(pod)) {
+        if (pod == null || !MemberPodStatus.ready(pod)) {
             return Optional.empty();
         }
         Instant ready = pod.getStatus().getConditions().stream()

@@ -8,6 +8,7 @@ import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.Labels;
+import io.etcdoperator.operator.resources.MemberPodStatus;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.MemberTlsView;
 import io.etcdoperator.operator.resources.Names;
@@ -47,7 +48,7 @@ final class MemberObserver {
                 dormant,
                 memory,
                 Optional.ofNullable(pod).map(p -> memberPod(member, p)),
-                MemberPods.podLost(member, pod),
+                MemberPodStatus.podLost(member, pod),
                 memory || pending || dormant ? MemberView.Volume.NOT_USED : volume(member, claim, reads),
                 claim,
                 starts ? missingSecret(member) : Optional.empty(),
@@ -79,7 +80,7 @@ final class MemberObserver {
                 pod.getMetadata().getName(),
                 pod.getMetadata().getDeletionTimestamp() != null,
                 Owners.controlledBy(pod, member.getMetadata().getUid()),
-                MemberPods.failed(pod)
+                MemberPodStatus.failed(pod)
                         ? Optional.of(String.valueOf(pod.getStatus().getReason()))
                         : Optional.empty(),
                 pod.getMetadata().getLabels() == null

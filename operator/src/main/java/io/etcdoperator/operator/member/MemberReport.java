@@ -11,6 +11,7 @@ import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.Labels;
+import io.etcdoperator.operator.resources.MemberPodStatus;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.status.Conditions;
@@ -97,7 +98,7 @@ final class MemberReport {
             if (restore.failed()) {
                 warnOnce(member, restore);
             }
-        } else if (pod == null || !MemberPods.ready(pod)) {
+        } else if (pod == null || !MemberPodStatus.ready(pod)) {
             ready = Reason.POD_NOT_READY.reason();
             message = "pod phase: "
                     + (pod == null || pod.getStatus() == null

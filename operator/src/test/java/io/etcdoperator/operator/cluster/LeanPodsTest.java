@@ -8,6 +8,7 @@ import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.EtcdGuard;
 import io.etcdoperator.operator.resources.Fixtures;
+import io.etcdoperator.operator.resources.MemberPodStatus;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -172,11 +173,11 @@ class LeanPodsTest {
         whole.getMetadata().setManagedFields(null); // every LeanItemStore drops them
 
         List<Function<Pod, Object>> judgements = List.of(
-                MemberPods::ready,
-                MemberPods::running,
-                MemberPods::failed,
-                MemberPods::broken,
-                p -> MemberPods.podLost(c.member(), p),
+                MemberPodStatus::ready,
+                MemberPodStatus::running,
+                MemberPodStatus::failed,
+                MemberPodStatus::broken,
+                p -> MemberPodStatus.podLost(c.member(), p),
                 EtcdGuard::restartsInPlace,
                 p -> PodScheduling.unrunnable(p, Duration.ofMinutes(10)),
                 PodScheduling::readyPod,

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import org.junit.jupiter.api.Test;
 
 /** What the etcd container's last termination says: lost data (raft panic), a crash loop, or nothing. */
-class MemberPodsBrokenTest {
+class MemberPodStatusTest {
 
     private static final String RAFT_PANIC = """
       {"level":"info","msg":"became follower at term 3"}
@@ -19,7 +19,7 @@ class MemberPodsBrokenTest {
 
     @Test
     void aRaftPanicOnAMissingLogIsLostDataAfterOneExit() {
-        var broken = MemberPods.broken(pod(1, RAFT_PANIC, "Error")).orElseThrow();
+        var broken = MemberPodStatus.broken(pod(1, RAFT_PANIC, "Error")).orElseThrow();
         assertThat(broken.dataLost()).isTrue();
         assertThat(broken.lastExit()).startsWith("exit code 2").contains("tocommit(9) is out of range");
     }
@@ -29,13 +29,15 @@ class MemberPodsBrokenTest {
         String log =
                 "{\"level\":\"fatal\",\"msg\":\"discovery failed\",\"error\":\"cannot fetch cluster info from peer "
                         + "urls: could not retrieve cluster information from the given URLs\"}";
-        var broken = MemberPods.broken(pod(1, log, "Error")).orElseThrow();
+        var broken = MemberPodStatus.broken(pod(1, log, "Error")).orElseThrow();
         assertThat(broken.dataLost()).isTrue();
         assertThat(broken.lastExit()).contains("cannot fetch cluster info");
         String validation =
                 "{\"msg\":\"discovery failed\",\"error\":\"error validating peerURLs {ClusterID:4bbf65d5218598e0}:"
                         + " member count is unequal\"}";
-        assertThat(MemberPods.broken(pod(1, validation, "Error")).orElseThrow().dataLost())
+        assertThat(MemberPodStatus.broken(pod(1, validation, "Error"))
+                        .orElseThrow()
+                        .dataLost())
                 .isTrue();
     }
 
@@ -44,13 +46,13 @@ class MemberPodsBrokenTest {
         String message =
                 "etcd-guard: member m ran in this Pod with a WAL, but its data directory /var/lib/etcd holds none"
                         + " now: its data is lost, and etcd must not start it again under its old member ID\n";
-        var broken = MemberPods.broken(pod(1, message, "Error")).orElseThrow();
+        var broken = MemberPodStatus.broken(pod(1, message, "Error")).orElseThrow();
         assertThat(broken.dataLost()).isTrue();
         assertThat(broken.proven()).isTrue();
         assertThat(broken.lastExit()).contains("etcd-guard: member m ran in this Pod");
         String foreign =
                 "etcd-guard: data directory /var/lib/etcd belongs to another member or cluster (name=x token=y )";
-        assertThat(MemberPods.broken(pod(1, foreign, "Error")))
+        assertThat(MemberPodStatus.broken(pod(1, foreign, "Error")))
                 .as("not this member's data: not deleted as lost")
                 .isEmpty();
     }
@@ -61,7 +63,7 @@ class MemberPodsBrokenTest {
         String message =
                 "etcd-guard: etcd exited with code 0 without being asked to stop, as it does once it applied its "
                         + "own removal from the cluster\n";
-        var broken = MemberPods.broken(pod(1, message, "CrashLoopBackOff")).orElseThrow();
+        var broken = MemberPodStatus.broken(pod(1, message, "CrashLoopBackOff")).orElseThrow();
         assertThat(broken.removed()).isTrue();
         assertThat(broken.dataLost()).isFalse();
         assertThat(broken.proven()).as("no loss of data to prove").isFalse();
@@ -73,10 +75,10 @@ class MemberPodsBrokenTest {
         String log =
                 "{\"level\":\"fatal\",\"msg\":\"discovery failed\",\"error\":\"cannot fetch cluster info from peer "
                         + "urls\"}";
-        assertThat(MemberPods.broken(pod(3, log, null)))
+        assertThat(MemberPodStatus.broken(pod(3, log, null)))
                 .as("running again: its last failure is history")
                 .isEmpty();
-        var waiting = MemberPods.broken(pod(3, log, "CrashLoopBackOff")).orElseThrow();
+        var waiting = MemberPodStatus.broken(pod(3, log, "CrashLoopBackOff")).orElseThrow();
         assertThat(waiting.dataLost()).isTrue();
         assertThat(waiting.proven())
                 .as("a first start says the same while its peers are unreachable")
@@ -85,13 +87,13 @@ class MemberPodsBrokenTest {
 
     @Test
     void twoRestartsInCrashLoopBackOffAreACrashLoop() {
-        var broken =
-                MemberPods.broken(pod(2, "error: bad flag", "CrashLoopBackOff")).orElseThrow();
+        var broken = MemberPodStatus.broken(pod(2, "error: bad flag", "CrashLoopBackOff"))
+                .orElseThrow();
         assertThat(broken.dataLost()).isFalse();
         assertThat(broken.lastExit()).endsWith("error: bad flag");
-        assertThat(MemberPods.broken(pod(1, "error: bad flag", "CrashLoopBackOff")))
+        assertThat(MemberPodStatus.broken(pod(1, "error: bad flag", "CrashLoopBackOff")))
                 .isEmpty();
-        assertThat(MemberPods.broken(pod(7, "error: bad flag", null)))
+        assertThat(MemberPodStatus.broken(pod(7, "error: bad flag", null)))
                 .as("running again")
                 .isEmpty();
     }
