@@ -3,6 +3,10 @@ package io.etcdoperator.operator.snapshot;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdoperator.api.v1alpha2.SnapshotArtifact;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -96,5 +100,40 @@ public record AgentReport(
 
     private static Optional<String> text(JsonNode node, String field) {
         return node.hasNonNull(field) ? Optional.of(node.get(field).asText()) : Optional.empty();
+    }
+
+    /** The report in the agent container's termination message, if it wrote one. */
+    static Optional<AgentReport> fromTermination(Pod pod) {
+        List<ContainerStatus> statuses =
+                pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();
+        if (statuses == null) {
+            return Optional.empty();
+        }
+        return statuses.stream()
+                .filter(s -> SnapshotJobs.CONTAINER.equals(s.getName()))
+                .filter(s -> s.getState() != null && s.getState().getTerminated() != null)
+                .map(s -> s.getState().getTerminated().getMessage())
+                .map(AgentReport::parse)
+                .flatMap(Optional::stream)
+                .findFirst();
+    }
+
+    /** What status.artifact records of a stored snapshot. */
+    SnapshotArtifact artifact() {
+        SnapshotArtifact artifact = new SnapshotArtifact();
+        artifact.setUri(uri().orElse(null));
+        artifact.setSizeBytes(sizeBytes().orElse(null));
+        artifact.setChecksum(checksum().orElse(null));
+        source().ifPresent(source -> {
+            artifact.setSourceEndpoint(source.endpoint());
+            artifact.setSourceMemberID(source.memberID().orElse(null));
+            artifact.setRevision(source.revision().orElse(null));
+        });
+        db().ifPresent(db -> {
+            artifact.setDbHash(db.hash());
+            artifact.setDbRevision(db.revision());
+            artifact.setDbTotalKeys(db.totalKeys());
+        });
+        return artifact;
     }
 }

@@ -18,7 +18,6 @@ import io.etcdoperator.operator.schedule.RetentionPlan;
 import io.etcdoperator.operator.schedule.RetentionPlan.Outcome;
 import io.etcdoperator.operator.schedule.SchedulePlan;
 import io.etcdoperator.operator.status.Conditions;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -31,9 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,15 +96,7 @@ public class ScheduleReconcile {
                     .map(RetentionPlan::age);
             cron.next(clock.instant().atZone(zone)); // an expression that never fires is refused here, once
         } catch (IllegalArgumentException | DateTimeException e) {
-            writeStatus(
-                    schedule,
-                    status(
-                            schedule,
-                            List.of(),
-                            Optional.empty(),
-                            false,
-                            Reason.INVALID_SCHEDULE.reason(),
-                            e.getMessage()));
+            refuse(schedule, e.getMessage());
             return Optional.empty(); // the next spec change brings the next pass
         }
         Instant now = clock.instant();
@@ -133,14 +122,7 @@ public class ScheduleReconcile {
                     "previous snapshot has not finished; skipping the firing at "
                             + decision.slot().get());
         }
-        List<String> problems = new ArrayList<>();
-        for (String pruned : decision.prune()) {
-            owned.stream()
-                    .filter(s -> s.getMetadata().getName().equals(pruned))
-                    .findFirst()
-                    .flatMap(s -> prune(schedule, s))
-                    .ifPresent(problems::add);
-        }
+        List<String> problems = pruned(schedule, owned, decision.prune());
         boolean ok = problems.isEmpty();
         String reason = !ok
                 ? Reason.PRUNE_BLOCKED.reason()
@@ -150,7 +132,8 @@ public class ScheduleReconcile {
                 : Boolean.TRUE.equals(spec.getSuspend())
                         ? "suspended; no snapshots are created"
                         : "next snapshot at " + decision.nextFiring();
-        EtcdSnapshotScheduleStatus status = status(schedule, owned, decision.slot(), ok, reason, message);
+        EtcdSnapshotScheduleStatus status =
+                ScheduleStatus.of(schedule, owned, decision.slot(), ok, reason, message, now);
         writeStatus(schedule, status);
         metrics.record(
                 namespace,
@@ -162,6 +145,32 @@ public class ScheduleReconcile {
                                 .map(Instant::parse),
                         Boolean.TRUE.equals(spec.getSuspend()) ? Duration.ZERO : cron.longestGap(now.atZone(zone))));
         return Optional.of(decision.recheck());
+    }
+
+    private void refuse(EtcdSnapshotSchedule schedule, String why) {
+        writeStatus(
+                schedule,
+                ScheduleStatus.of(
+                        schedule,
+                        List.of(),
+                        Optional.empty(),
+                        false,
+                        Reason.INVALID_SCHEDULE.reason(),
+                        why,
+                        clock.instant()));
+    }
+
+    /** Prunes {@code names} of {@code owned}; answers why some could not go. */
+    private List<String> pruned(EtcdSnapshotSchedule schedule, List<EtcdSnapshot> owned, List<String> names) {
+        List<String> problems = new ArrayList<>();
+        for (String pruned : names) {
+            owned.stream()
+                    .filter(s -> s.getMetadata().getName().equals(pruned))
+                    .findFirst()
+                    .flatMap(s -> prune(schedule, s))
+                    .ifPresent(problems::add);
+        }
+        return problems;
     }
 
     private List<EtcdSnapshot> snapshots(EtcdSnapshotSchedule schedule) {
@@ -202,7 +211,7 @@ public class ScheduleReconcile {
                 .withName(name)
                 .withNamespace(schedule.getMetadata().getNamespace())
                 .withLabels(labels)
-                .withAnnotations(Map.of(ANNOTATION_SCHEDULED_AT, time(slot)))
+                .withAnnotations(Map.of(ANNOTATION_SCHEDULED_AT, ScheduleStatus.time(slot)))
                 .withOwnerReferences(Owners.controller(schedule))
                 .build());
         EtcdSnapshotSpec spec = new EtcdSnapshotSpec();
@@ -313,86 +322,6 @@ public class ScheduleReconcile {
                         .anyMatch(c -> "Failed".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
-    private EtcdSnapshotScheduleStatus status(
-            EtcdSnapshotSchedule schedule,
-            List<EtcdSnapshot> owned,
-            Optional<Instant> slot,
-            boolean ready,
-            String reason,
-            String message) {
-        EtcdSnapshotScheduleStatus before =
-                schedule.getStatus() == null ? new EtcdSnapshotScheduleStatus() : schedule.getStatus();
-        EtcdSnapshotScheduleStatus after = new EtcdSnapshotScheduleStatus();
-        after.setLastScheduleTime(slot.map(ScheduleReconcile::time).orElse(before.getLastScheduleTime()));
-        List<String> active = owned.stream()
-                .filter(s -> planned(s).outcome() == Outcome.RUNNING)
-                .map(s -> s.getMetadata().getName())
-                .sorted()
-                .toList();
-        after.setActive(active.isEmpty() ? null : active);
-        after.setLastSuccessfulTime(latest(
-                before.getLastSuccessfulTime(),
-                owned.stream()
-                        .filter(s -> planned(s).outcome() == Outcome.COMPLETE)
-                        .map(ScheduleReconcile::finishedAt)
-                        .flatMap(Optional::stream)
-                        .max(Comparator.naturalOrder())
-                        .map(ScheduleReconcile::time)
-                        .orElse(null)));
-        after.setLastFailure(lastFailure(before.getLastFailure(), owned));
-        after.setObservedGeneration(schedule.getMetadata().getGeneration());
-        after.setConditions(Conditions.set(
-                before.getConditions(),
-                Conditions.READY,
-                ready,
-                reason,
-                message,
-                schedule.getMetadata().getGeneration(),
-                clock.instant()));
-        return after;
-    }
-
-    /** The newest failure seen; kept after its snapshot was pruned. */
-    private static ScheduleFailure lastFailure(ScheduleFailure before, List<EtcdSnapshot> owned) {
-        ScheduleFailure newest = before;
-        for (EtcdSnapshot s : owned) {
-            if (planned(s).outcome() != Outcome.FAILED || finishedAt(s).isEmpty()) {
-                continue;
-            }
-            String when = time(finishedAt(s).get());
-            if (newest == null
-                    || newest.getTime() == null
-                    || Instant.parse(when).isAfter(Instant.parse(newest.getTime()))) {
-                Optional<Condition> ready = Conditions.find(s.getStatus().getConditions(), Conditions.READY);
-                ScheduleFailure f = new ScheduleFailure();
-                f.setTime(when);
-                f.setSnapshot(s.getMetadata().getName());
-                f.setReason(ready.map(Condition::getReason).orElse(null));
-                f.setMessage(ready.map(Condition::getMessage).orElse(null));
-                newest = f;
-            }
-        }
-        return newest;
-    }
-
-    /** When a snapshot finished: its Ready condition's last transition (into True, or False with the failure). */
-    private static Optional<Instant> finishedAt(EtcdSnapshot s) {
-        return Conditions.find(s.getStatus() == null ? null : s.getStatus().getConditions(), Conditions.READY)
-                .map(Condition::getLastTransitionTime)
-                .filter(Objects::nonNull)
-                .map(Instant::parse);
-    }
-
-    private static String latest(String a, String b) {
-        if (a == null) {
-            return b;
-        }
-        if (b == null) {
-            return a;
-        }
-        return Instant.parse(a).isAfter(Instant.parse(b)) ? a : b;
-    }
-
     private void writeStatus(EtcdSnapshotSchedule schedule, EtcdSnapshotScheduleStatus status) {
         EtcdSnapshotScheduleStatus before =
                 schedule.getStatus() == null ? new EtcdSnapshotScheduleStatus() : schedule.getStatus();
@@ -410,9 +339,5 @@ public class ScheduleReconcile {
 
     private static Instant created(String timestamp, Instant fallback) {
         return timestamp == null ? fallback : Instant.parse(timestamp);
-    }
-
-    private static String time(Instant instant) {
-        return instant.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 }

@@ -3,7 +3,6 @@ package io.etcdoperator.operator.snapshot;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotStatus;
-import io.etcdoperator.api.v1alpha2.SnapshotArtifact;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
@@ -16,7 +15,6 @@ import io.etcdoperator.operator.snapshot.SnapshotProgress.Decision;
 import io.etcdoperator.operator.snapshot.SnapshotProgress.JobState;
 import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
@@ -277,7 +275,7 @@ public class SnapshotReconcile {
                 .max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp() == null
                         ? ""
                         : p.getMetadata().getCreationTimestamp()))
-                .flatMap(SnapshotReconcile::terminationReport);
+                .flatMap(AgentReport::fromTermination);
         var status = job.getStatus();
         if (condition(job, "Failed")) {
             String message = status.getConditions().stream()
@@ -292,7 +290,7 @@ public class SnapshotReconcile {
             Optional<AgentReport> report = pods.stream()
                     .filter(p -> p.getStatus() != null
                             && "Succeeded".equals(p.getStatus().getPhase()))
-                    .map(SnapshotReconcile::terminationReport)
+                    .map(AgentReport::fromTermination)
                     .flatMap(Optional::stream)
                     .findFirst();
             Instant completed = status != null && status.getCompletionTime() != null
@@ -322,21 +320,6 @@ public class SnapshotReconcile {
                 && conditions.stream().anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
-    static Optional<AgentReport> terminationReport(Pod pod) {
-        List<ContainerStatus> statuses =
-                pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses();
-        if (statuses == null) {
-            return Optional.empty();
-        }
-        return statuses.stream()
-                .filter(s -> SnapshotJobs.CONTAINER.equals(s.getName()))
-                .filter(s -> s.getState() != null && s.getState().getTerminated() != null)
-                .map(s -> s.getState().getTerminated().getMessage())
-                .map(AgentReport::parse)
-                .flatMap(Optional::stream)
-                .findFirst();
-    }
-
     private static Instant created(EtcdSnapshot snapshot, Instant fallback) {
         String created = snapshot.getMetadata().getCreationTimestamp();
         return created == null ? fallback : Instant.parse(created);
@@ -346,7 +329,7 @@ public class SnapshotReconcile {
         EtcdSnapshotStatus before = snapshot.getStatus() == null ? new EtcdSnapshotStatus() : snapshot.getStatus();
         EtcdSnapshotStatus after = new EtcdSnapshotStatus();
         after.setPhase(decision.phase());
-        after.setArtifact(decision.artifact().map(SnapshotReconcile::artifact).orElse(before.getArtifact()));
+        after.setArtifact(decision.artifact().map(AgentReport::artifact).orElse(before.getArtifact()));
         after.setConditions(Conditions.set(
                 before.getConditions(),
                 Conditions.READY,
@@ -385,23 +368,5 @@ public class SnapshotReconcile {
                 .addKeyValue("phase", decision.phase())
                 .addKeyValue("reason", decision.reason())
                 .log("snapshot phase changed");
-    }
-
-    private static SnapshotArtifact artifact(AgentReport report) {
-        SnapshotArtifact artifact = new SnapshotArtifact();
-        artifact.setUri(report.uri().orElse(null));
-        artifact.setSizeBytes(report.sizeBytes().orElse(null));
-        artifact.setChecksum(report.checksum().orElse(null));
-        report.source().ifPresent(source -> {
-            artifact.setSourceEndpoint(source.endpoint());
-            artifact.setSourceMemberID(source.memberID().orElse(null));
-            artifact.setRevision(source.revision().orElse(null));
-        });
-        report.db().ifPresent(db -> {
-            artifact.setDbHash(db.hash());
-            artifact.setDbRevision(db.revision());
-            artifact.setDbTotalKeys(db.totalKeys());
-        });
-        return artifact;
     }
 }
