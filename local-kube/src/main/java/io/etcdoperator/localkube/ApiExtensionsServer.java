@@ -128,7 +128,7 @@ public final class ApiExtensionsServer implements AutoCloseable {
         LocalCa.KeyFiles serving = ca.issueLoopbackServer("apiextensions-apiserver", SERVICE_DNS_NAME, pki, "serving");
         LocalCa.KeyFiles admin = ca.issueClient("admin", "system:masters", pki, "admin");
         url = URI.create("https://127.0.0.1:" + ports[2]);
-        kubeconfig = writeKubeconfig(workDir.resolve("kubeconfig"), url, ca.file(), admin);
+        kubeconfig = Kubeconfig.writeWithClientCertificate(workDir.resolve("kubeconfig"), url, ca.file(), admin);
 
         List<String> command = new ArrayList<>(List.of(
                 binaries.apiServer().toString(),
@@ -313,35 +313,6 @@ public final class ApiExtensionsServer implements AutoCloseable {
             return resources != null && !resources.getResources().isEmpty();
         } catch (KubernetesClientException notYet) {
             return false;
-        }
-    }
-
-    private static Path writeKubeconfig(Path file, URI server, Path ca, LocalCa.KeyFiles user) {
-        try {
-            ServiceAccountKeys.writeOwnerOnly(file, """
-                    apiVersion: v1
-                    kind: Config
-                    clusters:
-                    - name: apiext
-                      cluster:
-                        server: %s
-                        certificate-authority: %s
-                    users:
-                    - name: admin
-                      user:
-                        client-certificate: %s
-                        client-key: %s
-                    contexts:
-                    - name: apiext
-                      context:
-                        cluster: apiext
-                        user: admin
-                        namespace: default
-                    current-context: apiext
-                    """.formatted(server, ca, user.certificate(), user.key()));
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write kubeconfig " + file, e);
         }
     }
 

@@ -41,4 +41,34 @@ record Kubeconfig(Path file, URI server) {
             throw new UncheckedIOException("cannot write kubeconfig " + file, e);
         }
     }
+
+    /** The apiextensions server's: its CA file and a client certificate instead of a token, owner-readable too. */
+    static Path writeWithClientCertificate(Path file, URI server, Path ca, LocalCa.KeyFiles user) {
+        try {
+            ServiceAccountKeys.writeOwnerOnly(file, """
+                    apiVersion: v1
+                    kind: Config
+                    clusters:
+                    - name: apiext
+                      cluster:
+                        server: %s
+                        certificate-authority: %s
+                    users:
+                    - name: admin
+                      user:
+                        client-certificate: %s
+                        client-key: %s
+                    contexts:
+                    - name: apiext
+                      context:
+                        cluster: apiext
+                        user: admin
+                        namespace: default
+                    current-context: apiext
+                    """.formatted(server, ca, user.certificate(), user.key()));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write kubeconfig " + file, e);
+        }
+    }
 }

@@ -38,10 +38,8 @@ class SourceRulesTest {
      * Over budget today, with the size they may not exceed: split them rather than raise a number. Sizes are
      * counted in the formatter's layout (palantir-java-format, 120 columns), re-measured when it was adopted.
      */
-    private static final Map<String, Integer> LONG_CLASSES = Map.ofEntries(
-            Map.entry(LOCAL_KUBE + "ApiExtensionsServer.java", 407),
-            Map.entry(LOCAL_KUBE + "node/PodWorker.java", 751),
-            Map.entry(LOCAL_KUBE + "node/SimulatedNode.java", 406));
+    private static final Map<String, Integer> LONG_CLASSES =
+            Map.ofEntries(Map.entry(LOCAL_KUBE + "node/PodWorker.java", 751));
 
     private static final Map<String, Integer> LONG_METHODS = Map.ofEntries(
             Map.entry(OPERATOR + "Main.java#call", 67),

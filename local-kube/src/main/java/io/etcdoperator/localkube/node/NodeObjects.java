@@ -5,7 +5,10 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import java.time.Instant;
+import java.time.ZonedDateTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -112,6 +115,26 @@ final class NodeObjects {
                 .withOperatingSystem("linux")
                 .withArchitecture("amd64")
                 .endNodeInfo()
+                .build();
+    }
+
+    /** The node's heartbeat Lease in kube-node-lease, owned by its Node as the kubelet makes it. */
+    static Lease lease(String node, String nodeUid, int leaseSeconds, ZonedDateTime renewed) {
+        return new LeaseBuilder()
+                .withNewMetadata()
+                .withName(node)
+                .addNewOwnerReference()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(node)
+                .withUid(nodeUid)
+                .endOwnerReference()
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity(node)
+                .withLeaseDurationSeconds(leaseSeconds)
+                .withRenewTime(renewed)
+                .endSpec()
                 .build();
     }
 }

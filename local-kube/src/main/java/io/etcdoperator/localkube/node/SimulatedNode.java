@@ -2,7 +2,6 @@ package io.etcdoperator.localkube.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -147,26 +146,9 @@ public final class SimulatedNode implements AutoCloseable {
         var leases = client.leases().inNamespace(LEASE_NAMESPACE);
         Lease existing = leases.withName(options.name()).get();
         if (existing == null) {
-            Lease lease = new LeaseBuilder()
-                    .withNewMetadata()
-                    .withName(options.name())
-                    .addNewOwnerReference()
-                    .withApiVersion("v1")
-                    .withKind("Node")
-                    .withName(options.name())
-                    .withUid(client.nodes()
-                            .withName(options.name())
-                            .get()
-                            .getMetadata()
-                            .getUid())
-                    .endOwnerReference()
-                    .endMetadata()
-                    .withNewSpec()
-                    .withHolderIdentity(options.name())
-                    .withLeaseDurationSeconds(LEASE_SECONDS)
-                    .withRenewTime(renewed)
-                    .endSpec()
-                    .build();
+            String uid =
+                    client.nodes().withName(options.name()).get().getMetadata().getUid();
+            Lease lease = NodeObjects.lease(options.name(), uid, LEASE_SECONDS, renewed);
             leases.resource(lease).create();
         } else {
             existing.getSpec().setRenewTime(renewed);
