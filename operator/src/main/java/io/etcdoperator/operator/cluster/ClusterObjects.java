@@ -81,8 +81,17 @@ public class ClusterObjects {
                                         desired.getMetadata().getName()),
                                 desired)))
                 .toList();
-        return new OwnedObjects(
-                shapes, budget(cluster, budgets.get(namespace(cluster), Names.disruptionBudget(cluster))));
+        return new OwnedObjects(shapes, readBudget(cluster));
+    }
+
+    /** A budget that cannot be read never fails the pass (as its writes do not): it is left alone until it can. */
+    private Budget readBudget(EtcdCluster cluster) {
+        try {
+            return budget(cluster, budgets.get(namespace(cluster), Names.disruptionBudget(cluster)));
+        } catch (KubernetesClientException e) {
+            budgetRefused(e);
+            return Budget.UNREAD;
+        }
     }
 
     /** Creates or patches one Service; answers its shape after the write (on 409: what the API server has). */

@@ -171,7 +171,6 @@ public record ObservedCluster(
         this(clusterId, members, etcd, auth, maintenance, Instant.EPOCH);
     }
 
-    /** Running, ready EtcdMembers whose etcd entry is a voter, and the external voters that answered (adoption). */
     /** Voters as etcd lists them; while etcd does not answer, the running members last marked as voters. */
     public int voterCount() {
         return etcd() instanceof EtcdView.Reached r
@@ -179,6 +178,7 @@ public record ObservedCluster(
                 : (int) running().stream().filter(ObservedMember::voterMark).count();
     }
 
+    /** Running, ready EtcdMembers whose etcd entry is a voter, and the external voters that answered (adoption). */
     public int readyVoters(Membership membership) {
         return (int) running().stream()
                         .filter(ObservedMember::ready)

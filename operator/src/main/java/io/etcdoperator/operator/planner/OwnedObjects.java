@@ -31,6 +31,8 @@ public record OwnedObjects(List<ServiceShape> services, Budget budget) {
      */
     public record Budget(Shape shape, Optional<Integer> minAvailable, boolean maxUnavailable) {
         public static final Budget ABSENT = new Budget(Shape.ABSENT, Optional.empty(), false);
+        /** Could not be read this pass: treated as another's, never written. */
+        public static final Budget UNREAD = new Budget(Shape.FOREIGN, Optional.empty(), false);
 
         public static Budget ours(int minAvailable) {
             return new Budget(Shape.IN_SHAPE, Optional.of(minAvailable), false);

@@ -35,6 +35,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -1069,6 +1070,20 @@ class ClusterReconcileMockTest {
                 client.resources(type).inNamespace(NS).withName("shadowed").get();
         assertThat(theirs.getMetadata().getOwnerReferences()).isNullOrEmpty();
         assertThat(minAvailable(theirs)).isEqualTo(1);
+    }
+
+    @Test
+    void aDisruptionBudgetThatCannotBeReadNeverHoldsTheClusterAndIsNotWritten() {
+        Class<? extends HasMetadata> type = clusterPass.objects().disruptionBudgetType();
+        clusterPass.objects().readDisruptionBudgetsFrom((namespace, name) -> {
+            throw new KubernetesClientException("poddisruptionbudgets is forbidden", 403, null);
+        });
+        create("unread", 3, "");
+        converge("unread", 30);
+        assertThat(ready("unread")).as("the cluster forms as before").isEqualTo(3);
+        assertThat(client.resources(type).inNamespace(NS).withName("unread").get())
+                .as("a budget that could not be read is left alone, not created blind")
+                .isNull();
     }
 
     /** Reads as the cluster controller's informer answers them: only PDBs with our label. */
