@@ -27,12 +27,18 @@ class ArchitectureTest {
         "..operator.reason..",
         "..operator.schedule.."
     };
-    /** The pure deciders that live beside their controllers: the TLS, snapshot and restore plans. */
+    /**
+     * The pure code that lives beside its controller: the TLS, snapshot and restore plans, a schedule's status, what
+     * an agent reported, and an EtcdMember read into the planner's values.
+     */
     private static final String[] PURE_CLASSES = {
         "io.etcdoperator.operator.tls.IssuedTlsPlanner",
         "io.etcdoperator.operator.snapshot.SnapshotProgress",
         "io.etcdoperator.operator.snapshot.VerifyProgress",
-        "io.etcdoperator.operator.member.RestoreProgress"
+        "io.etcdoperator.operator.snapshot.ScheduleStatus",
+        "io.etcdoperator.operator.snapshot.AgentReport",
+        "io.etcdoperator.operator.member.RestoreProgress",
+        "io.etcdoperator.operator.cluster.MemberObservations"
     };
 
     private static JavaClasses classes;
