@@ -180,12 +180,8 @@ public class DefragScheduleReconcile {
                 schedule.getStatus() == null ? new EtcdDefragScheduleStatus() : schedule.getStatus();
         EtcdDefragScheduleStatus after = new EtcdDefragScheduleStatus();
         after.setLastScheduleTime(slot.map(DefragScheduleReconcile::time).orElse(before.getLastScheduleTime()));
-        List<String> active = owned.stream()
-                .filter(d -> planned(d).outcome() == Outcome.RUNNING)
-                .map(d -> d.getMetadata().getName())
-                .sorted()
-                .toList();
-        after.setActive(active.isEmpty() ? null : active);
+        after.setActive(SchedulePlan.active(
+                owned.stream().map(DefragScheduleReconcile::planned).toList()));
         Optional<String> lastSuccess = owned.stream()
                 .filter(d -> planned(d).outcome() == Outcome.COMPLETE)
                 .map(d -> d.getStatus().getCompletedAt())

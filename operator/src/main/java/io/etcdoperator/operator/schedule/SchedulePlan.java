@@ -51,6 +51,16 @@ public final class SchedulePlan {
 
     private SchedulePlan() {}
 
+    /** The runs still going, by name, for status.active: null when none, so that the field stays unset. */
+    public static List<String> active(List<Snapshot> runs) {
+        List<String> active = runs.stream()
+                .filter(s -> s.outcome() == Outcome.RUNNING)
+                .map(Snapshot::name)
+                .sorted()
+                .toList();
+        return active.isEmpty() ? null : active;
+    }
+
     public static Decision decide(Observation o) {
         Instant base = o.lastScheduled().orElse(o.scheduleCreated());
         Optional<Instant> slot = latestDue(o.cron(), o.zone(), base, o.now());

@@ -5,6 +5,7 @@ import io.etcdoperator.api.v1alpha2.EtcdSnapshotSchedule;
 import io.etcdoperator.api.v1alpha2.EtcdSnapshotScheduleStatus;
 import io.etcdoperator.api.v1alpha2.ScheduleFailure;
 import io.etcdoperator.operator.schedule.RetentionPlan.Outcome;
+import io.etcdoperator.operator.schedule.SchedulePlan;
 import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
@@ -31,12 +32,8 @@ final class ScheduleStatus {
                 schedule.getStatus() == null ? new EtcdSnapshotScheduleStatus() : schedule.getStatus();
         EtcdSnapshotScheduleStatus after = new EtcdSnapshotScheduleStatus();
         after.setLastScheduleTime(slot.map(ScheduleStatus::time).orElse(before.getLastScheduleTime()));
-        List<String> active = owned.stream()
-                .filter(s -> ScheduleReconcile.planned(s).outcome() == Outcome.RUNNING)
-                .map(s -> s.getMetadata().getName())
-                .sorted()
-                .toList();
-        after.setActive(active.isEmpty() ? null : active);
+        after.setActive(SchedulePlan.active(
+                owned.stream().map(ScheduleReconcile::planned).toList()));
         after.setLastSuccessfulTime(latest(
                 before.getLastSuccessfulTime(),
                 owned.stream()

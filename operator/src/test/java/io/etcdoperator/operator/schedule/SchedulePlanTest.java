@@ -222,4 +222,16 @@ class SchedulePlanTest {
         assertThat(SchedulePlan.snapshotName("prod-nightly", Instant.parse("2026-03-29T01:30:00Z")))
                 .isEqualTo("prod-nightly-202603290130");
     }
+
+    @Test
+    void theActiveRunsAreTheRunningOnesByNameAndNoneLeavesTheFieldUnset() {
+        assertThat(SchedulePlan.active(List.of(
+                        new Snapshot("s-1000", at("10:00:01"), Outcome.RUNNING, false),
+                        new Snapshot("s-0800", at("08:00:01"), Outcome.FAILED, false),
+                        new Snapshot("s-0900", at("09:00:01"), Outcome.RUNNING, true),
+                        new Snapshot("s-0700", at("07:00:01"), Outcome.COMPLETE, false))))
+                .containsExactly("s-0900", "s-1000");
+        assertThat(SchedulePlan.active(List.of(new Snapshot("s-0700", at("07:00:01"), Outcome.COMPLETE, false))))
+                .isNull();
+    }
 }
