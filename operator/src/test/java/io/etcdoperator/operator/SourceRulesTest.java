@@ -38,8 +38,7 @@ class SourceRulesTest {
      * Over budget today, with the size they may not exceed: split them rather than raise a number. Sizes are
      * counted in the formatter's layout (palantir-java-format, 120 columns), re-measured when it was adopted.
      */
-    private static final Map<String, Integer> LONG_CLASSES =
-            Map.ofEntries(Map.entry(LOCAL_KUBE + "node/PodWorker.java", 751));
+    private static final Map<String, Integer> LONG_CLASSES = Map.of();
 
     private static final Map<String, Integer> LONG_METHODS = Map.ofEntries(
             Map.entry(OPERATOR + "Main.java#call", 67),
@@ -54,7 +53,6 @@ class SourceRulesTest {
             Map.entry(LOCAL_KUBE + "Main.java#Main", 82),
             Map.entry(LOCAL_KUBE + "Main.java#main", 80),
             Map.entry(LOCAL_KUBE + "node/NodeObjects.java#status", 70),
-            Map.entry(LOCAL_KUBE + "node/PodWorker.java#startRun", 89),
             Map.entry(LOCAL_KUBE + "node/RuncContainer.java#config", 87));
 
     /** Two types of one simple name in one file (PodDisruptionBudget of policy/v1 and v1beta1) need one spelled out. */
