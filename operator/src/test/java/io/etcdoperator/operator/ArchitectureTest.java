@@ -28,11 +28,10 @@ class ArchitectureTest {
         "..operator.schedule.."
     };
     /**
-     * The pure code that lives beside its controller: the TLS, snapshot and restore plans, a schedule's status, what
+     * The pure code that lives beside its controller: the snapshot and restore plans, a schedule's status, what
      * an agent reported, and an EtcdMember read into the planner's values.
      */
     private static final String[] PURE_CLASSES = {
-        "io.etcdoperator.operator.tls.IssuedTlsPlanner",
         "io.etcdoperator.operator.snapshot.SnapshotProgress",
         "io.etcdoperator.operator.snapshot.VerifyProgress",
         "io.etcdoperator.operator.snapshot.ScheduleStatus",

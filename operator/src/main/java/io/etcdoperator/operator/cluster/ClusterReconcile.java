@@ -10,21 +10,23 @@ import io.etcdoperator.operator.metrics.ClusterMetrics;
 import io.etcdoperator.operator.planner.Admission;
 import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.ClusterView;
+import io.etcdoperator.operator.planner.IssuedTls;
+import io.etcdoperator.operator.planner.IssuedTlsPlanner;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.OwnedObjects;
 import io.etcdoperator.operator.planner.Refusal;
 import io.etcdoperator.operator.planner.Refusals;
 import io.etcdoperator.operator.planner.Step;
+import io.etcdoperator.operator.planner.TlsWrite;
 import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
-import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.operator.resources.NameRules;
 import io.etcdoperator.operator.tls.CertManagerCertificates;
 import io.etcdoperator.operator.tls.CertManagerDiscovery;
 import io.etcdoperator.operator.tls.CertManagerGate;
 import io.etcdoperator.operator.tls.CertManagerObjects;
-import io.etcdoperator.operator.tls.IssuedTlsReconcile;
+import io.etcdoperator.operator.tls.IssuedTlsObserver;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
@@ -58,10 +60,13 @@ public class ClusterReconcile {
     private final LossEvidence evidence = new LossEvidence();
     private final boolean certManagerInstalled;
     private final CertManagerObjects certificates;
-    private final IssuedTlsReconcile issuedTls;
+    private final IssuedTlsObserver tls;
     private final KubeReads apiServer;
     private final CachePass cachePass;
     private final List<ClusterMemory> memories;
+    /** More than any legal sequence of TLS Secret writes (CA, three leaves, three trust syncs) needs in one pass. */
+    private static final int MAX_TLS_WRITES = 8;
+
     private volatile Optional<KubeReads> caches = Optional.empty();
     private volatile Optional<IndexerResourceCache<EtcdMember>> memberObjects = Optional.empty();
 
@@ -150,7 +155,7 @@ public class ClusterReconcile {
         this.clock = clock;
         this.certManagerInstalled = certManagerInstalled;
         this.certificates = new CertManagerObjects(client, events, clusterDomain, clock);
-        this.issuedTls = new IssuedTlsReconcile(client, dialer.secrets(), events, clusterDomain);
+        this.tls = new IssuedTlsObserver(dialer.secrets(), clusterDomain);
         this.memories = List.of(report, pacing, dialer::discard, spaceRecoveries, evidence);
     }
 
@@ -227,15 +232,14 @@ public class ClusterReconcile {
         }
         Refusals.adoptImmutables(cluster.getSpec(), status);
         try {
-            Optional<IssuedTlsReconcile.Pass> tls = tls(cluster, now, reads);
-            report.certificates(cluster, tls);
+            if (CertManagerCertificates.usesCertManager(cluster)) {
+                certificates.ensure(cluster);
+            }
+            Optional<IssuedTlsObserver.State> material =
+                    IssuedTlsObserver.applies(cluster) ? Optional.of(tls.observe(cluster, reads)) : Optional.empty();
             ClusterObserver.Observation observation = observer.observe(cluster, now, reads);
             OwnedObjects owned = objects.observe(cluster, status.getObserved().getAdditionalMetadata());
-            Duration next = pass(
-                    cluster, before, observation, tls.flatMap(IssuedTlsReconcile.Pass::material), refusals, owned, now);
-            return Optional.of(tls.map(IssuedTlsReconcile.Pass::recheck)
-                    .filter(t -> t.compareTo(next) < 0)
-                    .orElse(next));
+            return Optional.of(pass(cluster, before, observation, material, refusals, owned, now, reads));
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) {
                 return Optional.of(StepExecutor.SOON);
@@ -251,42 +255,47 @@ public class ClusterReconcile {
         }
     }
 
-    /** TLS material comes first: members cannot start, nor the operator dial, without it. Restarts are the roller's. */
-    private Optional<IssuedTlsReconcile.Pass> tls(EtcdCluster cluster, Instant now, KubeReads reads) {
-        if (CertManagerCertificates.usesCertManager(cluster)) {
-            certificates.ensure(cluster);
-        }
-        return IssuedTlsReconcile.applies(cluster)
-                ? Optional.of(issuedTls.reconcile(cluster, now, reads))
-                : Optional.empty();
-    }
+    /** The step the planner gave after the writes it asked first, the view it gave it on, and if TLS was written. */
+    private record Planned(Step step, ClusterView view, boolean wroteMaterial) {}
 
     /**
-     * The planner's step after the writes to Services and PodDisruptionBudget it asks first, each planned again on what
-     * it left (a new cluster's Services and its seed in one pass). An object takes at most two: a create that meets
-     * one the cache had not seen yet, then a patch.
+     * The planner's step after the writes to Services, PodDisruptionBudget and TLS material it asks first, each planned
+     * again on what it left (a new cluster's Services, CA, leaves and seed in one pass). An object takes at most two: a
+     * create that meets one the cache had not seen yet, then a patch; TLS at most its Secrets and a stamp per member.
      */
-    private Step plan(ClusterView view, EtcdCluster cluster) {
+    private Planned plan(
+            ClusterView view, EtcdCluster cluster, Optional<IssuedTlsObserver.State> material, KubeReads reads) {
+        int bound = 2 * (view.objects().services().size() + 1)
+                + view.tls().map(t -> MAX_TLS_WRITES + t.members().size()).orElse(0);
         Step step = planner.next(view);
+        boolean wroteMaterial = false;
         for (int writes = 0; step instanceof Step.Shaping shaping; writes++) {
             CachePass.needsApiServer("planned " + shaping.getClass().getSimpleName());
-            if (writes == 2 * (view.objects().services().size() + 1)) {
+            if (writes == bound) {
                 throw new IllegalStateException("the planner keeps asking for " + shaping); // a planner bug
             }
-            view = view.with(executor.shape(shaping, cluster, view.objects()));
+            if (shaping instanceof TlsWrite write) {
+                executor.issue(write, cluster, material.orElseThrow(), view.now());
+                wroteMaterial = true;
+                material = Optional.of(tls.observe(cluster, reads));
+                view = view.with(material.get().view());
+            } else {
+                view = view.with(executor.shape(shaping, cluster, view.objects()));
+            }
             step = planner.next(view);
         }
-        return step;
+        return new Planned(step, view, wroteMaterial);
     }
 
     private Duration pass(
             EtcdCluster cluster,
             EtcdClusterStatus before,
             ClusterObserver.Observation observation,
-            Optional<MemberMaterial> material,
+            Optional<IssuedTlsObserver.State> material,
             List<Refusal> refusals,
             OwnedObjects owned,
-            Instant now) {
+            Instant now,
+            KubeReads reads) {
         EtcdClusterStatus status = cluster.getStatus();
         ObservedCluster observed = observation.cluster();
         ClusterView view = new ClusterView(
@@ -296,13 +305,19 @@ public class ClusterReconcile {
                 now,
                 refusals,
                 owned,
+                material.map(IssuedTlsObserver.State::view),
                 observed);
         int desired = view.desired();
         boolean complete = observed.targetReached(desired);
-        Step step = plan(view, cluster);
+        Planned planned = plan(view, cluster, material, reads);
+        Step step = planned.step();
+        Optional<IssuedTls> issued = planned.view().tls();
+        report.certificates(cluster, issued);
         String key = cluster.getMetadata().getNamespace() + "/"
                 + cluster.getMetadata().getName();
-        if (step instanceof Step.Converged) {
+        // the members were observed before the material was written: a new stamp rolls a member in the next pass,
+        // which the stamp's EtcdMember event wakes and which must run on the API server
+        if (step instanceof Step.Converged && !planned.wroteMaterial()) {
             pacing.settle(key, true);
         } else {
             CachePass.needsApiServer("planned " + step.getClass().getSimpleName()); // acts on the API server's view
@@ -317,9 +332,24 @@ public class ClusterReconcile {
                 .addKeyValue("cluster", cluster.getMetadata().getName())
                 .addKeyValue("step", step)
                 .log("planned");
-        Outcome outcome = executor.execute(step, cluster, observation, material);
+        Outcome outcome = executor.execute(step, cluster, observation, issued.flatMap(IssuedTls::desired));
         ObservedCluster reported = step.stops().map(observed::restarting).orElse(observed);
         Reason exceeded = step instanceof Step.DeadlineExceeded d ? d.reason() : null;
+        latch(cluster, outcome, now);
+        report.members(observation, executor);
+        // enabling auth, and an adoption's removals, end convergence: Progressing stays True with its reason till then
+        boolean pending =
+                observed.adopting() || (observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled()));
+        report.pass(cluster, before, reported, desired, complete && !pending, outcome, refusals, exceeded, now);
+        report.write(cluster, before);
+        Duration next = pacing.pace(key, outcome.reason(), outcome.recheck(), now);
+        Duration tlsNext = issued.map(t -> IssuedTlsPlanner.recheck(t, now)).orElse(next);
+        return tlsNext.compareTo(next) < 0 ? tlsNext : next;
+    }
+
+    /** What the step latched into status: the cluster id it discovered or let go, and auth once enabled. */
+    private void latch(EtcdCluster cluster, Outcome outcome, Instant now) {
+        EtcdClusterStatus status = cluster.getStatus();
         outcome.latch().ifPresent(id -> status.setClusterID(id.hex()));
         if (outcome.unlatch()) {
             // what was latched of the lost cluster goes; the next pass bootstraps anew, on a new deadline
@@ -330,12 +360,5 @@ public class ClusterReconcile {
         if (outcome.authEnabled()) {
             status.setAuthEnabled(true);
         }
-        report.members(observation, executor);
-        // enabling auth, and an adoption's removals, end convergence: Progressing stays True with its reason till then
-        boolean pending =
-                observed.adopting() || (observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled()));
-        report.pass(cluster, before, reported, desired, complete && !pending, outcome, refusals, exceeded, now);
-        report.write(cluster, before);
-        return pacing.pace(key, outcome.reason(), outcome.recheck(), now);
     }
 }

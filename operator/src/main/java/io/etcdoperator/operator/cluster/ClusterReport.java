@@ -9,6 +9,7 @@ import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
 import io.etcdoperator.operator.planner.EtcdView;
+import io.etcdoperator.operator.planner.IssuedTls;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
 import io.etcdoperator.operator.planner.Refusal;
@@ -21,7 +22,6 @@ import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.status.ClusterHealth;
 import io.etcdoperator.operator.status.Conditions;
 import io.etcdoperator.operator.tls.CertManagerGate;
-import io.etcdoperator.operator.tls.IssuedTlsReconcile;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
@@ -222,12 +222,12 @@ final class ClusterReport implements ClusterMemory {
     }
 
     /** When the certificates the operator issued are due for renewal and expire (0 without): an alert reads them. */
-    void certificates(EtcdCluster cluster, Optional<IssuedTlsReconcile.Pass> tls) {
+    void certificates(EtcdCluster cluster, Optional<IssuedTls> tls) {
         metrics.certificates(
                 cluster.getMetadata().getNamespace(),
                 cluster.getMetadata().getName(),
-                tls.flatMap(IssuedTlsReconcile.Pass::renewal),
-                tls.flatMap(IssuedTlsReconcile.Pass::expiry));
+                tls.flatMap(IssuedTls::earliestRenewal),
+                tls.flatMap(IssuedTls::earliestExpiry));
     }
 
     /**

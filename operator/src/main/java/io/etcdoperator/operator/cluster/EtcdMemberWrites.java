@@ -2,9 +2,9 @@ package io.etcdoperator.operator.cluster;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.operator.planner.MemberMaterial;
 import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.Labels;
-import io.etcdoperator.operator.resources.MemberMaterial;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;

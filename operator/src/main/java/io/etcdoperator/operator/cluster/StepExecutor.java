@@ -11,18 +11,22 @@ import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.AdoptionSteps;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.InitialCluster;
+import io.etcdoperator.operator.planner.MemberMaterial;
 import io.etcdoperator.operator.planner.ObjectSteps;
 import io.etcdoperator.operator.planner.OwnedObjects;
 import io.etcdoperator.operator.planner.Step;
+import io.etcdoperator.operator.planner.TlsWrite;
 import io.etcdoperator.operator.reads.SecretReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.EtcdMembers;
-import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.operator.resources.Names;
+import io.etcdoperator.operator.tls.IssuedTlsObserver;
+import io.etcdoperator.operator.tls.IssuedTlsSteps;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -94,6 +98,7 @@ public class StepExecutor {
     private final MembershipSteps membership;
     private final ReplacementSteps replacement;
     private final ClusterObjects objects;
+    private final IssuedTlsSteps tls;
 
     StepExecutor(
             KubernetesClient client,
@@ -105,6 +110,7 @@ public class StepExecutor {
             ClusterObjects objects) {
         this.client = client;
         this.objects = objects;
+        this.tls = new IssuedTlsSteps(client, events);
         this.lease = lease;
         this.clock = clock;
         this.events = events;
@@ -202,7 +208,13 @@ public class StepExecutor {
             case ObjectSteps.WriteService s -> before.with(s.service(), objects.write(cluster, s, metadata));
             case ObjectSteps.WriteBudget s -> before.with(objects.write(cluster, s, metadata));
             case ObjectSteps.DeleteBudget s -> before.with(objects.delete(cluster));
+            case TlsWrite s -> throw new IllegalArgumentException(s + " is written by issue(), from the TLS Secrets");
         };
+    }
+
+    /** One write of operator-issued TLS, from the Secrets the pass observed. */
+    public void issue(TlsWrite step, EtcdCluster cluster, IssuedTlsObserver.State material, Instant now) {
+        tls.write(step, cluster, material, now);
     }
 
     private Outcome initialCluster(EtcdCluster cluster, Step.WriteInitialCluster s) {

@@ -71,14 +71,19 @@ public final class ClusterPlanner {
     }
 
     /**
-     * A write to the Services or the PodDisruptionBudget first (the pass plans again after it), then the target (a new
-     * one latched, or its deadline passed), then a Service another object owns, then the cluster's own next step.
+     * A write to the Services, the PodDisruptionBudget or TLS material first (the pass plans again after it), then the
+     * target (a new one latched, or its deadline passed), then a Service another object owns, then the cluster's own
+     * next step.
      */
     public Step next(ClusterView view) {
         ObservedCluster observed = view.observed();
         Optional<Step> objects = ClusterWideObjects.next(view.objects(), observed, view.desired());
         if (objects.isPresent() && objects.get() instanceof Step.Shaping) {
             return objects.get();
+        }
+        Optional<TlsWrite> tls = view.tls().flatMap(t -> IssuedTlsPlanner.write(t, view.now()));
+        if (tls.isPresent()) {
+            return tls.get();
         }
         TargetLatch.Decision decision = TargetLatch.decide(
                 view.spec(),

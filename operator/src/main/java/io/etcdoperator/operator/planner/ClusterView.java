@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * Everything one pass of the cluster controller decides on once a target is latched: the spec and the target, the
- * target's deadline, the spec's refusals, the Services and the PodDisruptionBudget, and the cluster as observed.
+ * target's deadline, the spec's refusals, the Services and the PodDisruptionBudget, operator-issued TLS material (empty
+ * without it), and the cluster as observed.
  */
 public record ClusterView(
         EtcdClusterSpec spec,
@@ -17,11 +18,17 @@ public record ClusterView(
         Instant now,
         List<Refusal> refusals,
         OwnedObjects objects,
+        Optional<IssuedTls> tls,
         ObservedCluster observed) {
 
     /** The same view after a write of this pass left the cluster-wide objects as {@code written}. */
     public ClusterView with(OwnedObjects written) {
-        return new ClusterView(spec, target, deadline, now, refusals, written, observed);
+        return new ClusterView(spec, target, deadline, now, refusals, written, tls, observed);
+    }
+
+    /** The same view after a TLS write of this pass, observed again. */
+    public ClusterView with(IssuedTls observedAgain) {
+        return new ClusterView(spec, target, deadline, now, refusals, objects, Optional.of(observedAgain), observed);
     }
 
     public int desired() {

@@ -358,9 +358,9 @@ public sealed interface Step {
                     AdoptionSteps.RemoveExternal,
                     AdoptionSteps.Finish {}
 
-    /** One write keeping a cluster-wide object in shape; the pass plans again on what it left ({@link ObjectSteps}). */
+    /** One write to a cluster-wide object or TLS material; the pass plans again on what it left ({@link ObjectSteps}). */
     sealed interface Shaping extends Step
-            permits ObjectSteps.WriteService, ObjectSteps.WriteBudget, ObjectSteps.DeleteBudget {}
+            permits ObjectSteps.WriteService, ObjectSteps.WriteBudget, ObjectSteps.DeleteBudget, TlsWrite {}
 
     /** A step whose one write is the EtcdCluster's status: the cluster controller's report carries it out. */
     sealed interface StatusOnly extends Step {}

@@ -5,6 +5,7 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
+import io.etcdoperator.operator.planner.MemberMaterial;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.net.URI;
 import java.util.Comparator;

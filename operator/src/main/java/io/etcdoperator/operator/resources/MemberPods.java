@@ -3,6 +3,7 @@ package io.etcdoperator.operator.resources;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.operator.planner.MemberMaterial;
 import io.etcdoperator.operator.planner.VersionPolicy;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;

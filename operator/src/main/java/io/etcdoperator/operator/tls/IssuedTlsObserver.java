@@ -4,9 +4,15 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.events.InstantAnnotation;
+import io.etcdoperator.operator.planner.IssuedTls;
+import io.etcdoperator.operator.planner.LeafRole;
+import io.etcdoperator.operator.planner.MemberMaterial;
+import io.etcdoperator.operator.planner.ObservedCa;
+import io.etcdoperator.operator.planner.ObservedCertificate;
+import io.etcdoperator.operator.planner.ObservedLeaf;
+import io.etcdoperator.operator.planner.ObservedTlsMember;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reads.SecretReads;
-import io.etcdoperator.operator.resources.MemberMaterial;
 import io.etcdoperator.pki.Fingerprint;
 import io.etcdoperator.pki.Pem;
 import io.etcdoperator.pki.PkiException;
@@ -23,21 +29,31 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Reads an operator-issued cluster's CA and leaf Secrets and its members' Pods; fingerprints only leave here. */
-final class IssuedTlsObserver {
+/**
+ * Reads an operator-issued cluster's CA and leaf Secrets, its EtcdMembers and their Pods; fingerprints only go to the
+ * planner, the Secrets stay with the executor.
+ */
+public final class IssuedTlsObserver {
 
-    /** The planner's view, plus the Secrets and members the executor writes from. */
-    record State(
-            IssuedTls view, Optional<Secret> caSecret, Map<LeafRole, Secret> leafSecrets, List<EtcdMember> members) {}
+    /** The planner's view, plus the Secrets the executor writes from. */
+    public record State(TlsNames names, IssuedTls view, Optional<Secret> caSecret, Map<LeafRole, Secret> leafSecrets) {}
 
     private final SecretReads secrets;
+    private final String clusterDomain;
 
-    IssuedTlsObserver(SecretReads secrets) {
+    public IssuedTlsObserver(SecretReads secrets, String clusterDomain) {
         this.secrets = secrets;
+        this.clusterDomain = clusterDomain;
     }
 
-    State observe(EtcdCluster cluster, TlsNames names, KubeReads reads) {
+    public static boolean applies(EtcdCluster cluster) {
+        return cluster.getSpec().getTls() != null && cluster.getSpec().getTls().getOperatorIssued() != null;
+    }
+
+    /** {@code reads}: where members and their Pods are read (the caches in a cache pass). */
+    public State observe(EtcdCluster cluster, KubeReads reads) {
         String ns = cluster.getMetadata().getNamespace();
+        TlsNames names = new TlsNames(cluster.getMetadata().getName(), ns, clusterDomain);
         Optional<Secret> caSecret = secrets.get(ns, names.caSecret());
         Optional<ObservedCa> ca = caSecret.map(s -> ca(s));
         List<X509Certificate> authorities = caSecret.map(
@@ -60,10 +76,9 @@ final class IssuedTlsObserver {
         List<ObservedTlsMember> observed = new ArrayList<>();
         for (EtcdMember m : members) {
             Pod pod = reads.pod(ns, m.getMetadata().getName()).orElse(null);
-            observed.add(member(m.getMetadata().getName(), pod));
+            observed.add(member(m, pod));
         }
-        return new State(
-                new IssuedTls(ca, leaves, observed, renewalRequested(cluster)), caSecret, leafSecrets, members);
+        return new State(names, new IssuedTls(ca, leaves, observed, renewalRequested(cluster)), caSecret, leafSecrets);
     }
 
     /** The user's "renew now" (an RFC 3339 instant); an unreadable value is named in the log and ignored. */
@@ -71,16 +86,19 @@ final class IssuedTlsObserver {
         return InstantAnnotation.read(cluster, EtcdOperatorApi.ANNOTATION_RENEW_CERTIFICATES_AT);
     }
 
-    static ObservedTlsMember member(String name, Pod pod) {
+    static ObservedTlsMember member(EtcdMember member, Pod pod) {
+        String name = member.getMetadata().getName();
+        Optional<MemberMaterial> stamped =
+                MemberMaterial.fromAnnotations(member.getMetadata().getAnnotations());
         if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
-            return new ObservedTlsMember(name, Optional.empty(), false);
+            return new ObservedTlsMember(name, Optional.empty(), false, stamped);
         }
         boolean ready = pod.getStatus() != null
                 && pod.getStatus().getConditions() != null
                 && pod.getStatus().getConditions().stream()
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
         return new ObservedTlsMember(
-                name, MemberMaterial.fromAnnotations(pod.getMetadata().getAnnotations()), ready);
+                name, MemberMaterial.fromAnnotations(pod.getMetadata().getAnnotations()), ready, stamped);
     }
 
     private static ObservedCa ca(Secret secret) {

@@ -3,6 +3,8 @@ package io.etcdoperator.operator.tls;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.OperatorIssuedTls;
 import io.etcdoperator.operator.planner.GoDuration;
+import io.etcdoperator.operator.planner.LeafRole;
+import io.etcdoperator.operator.planner.ObservedCertificate;
 import io.etcdoperator.pki.CertificateAuthority;
 import io.etcdoperator.pki.CertifiedKey;
 import io.etcdoperator.pki.LeafProfile;
@@ -24,8 +26,6 @@ final class IssuedTlsWriter {
 
     static final Duration CA_LIFETIME = Duration.ofHours(43800);
     static final Duration LEAF_LIFETIME = Duration.ofHours(2160);
-    /** Members' clocks may lag the operator's a little; a certificate must already be valid for them. */
-    static final Duration BACKDATE = Duration.ofMinutes(5);
 
     private final KubernetesClient client;
 
@@ -64,7 +64,7 @@ final class IssuedTlsWriter {
                 profile(role),
                 commonName(names, role),
                 sans(names, role),
-                Validity.starting(now, leafLifetime(cluster), BACKDATE));
+                Validity.starting(now, leafLifetime(cluster), ObservedCertificate.BACKDATE));
         Secret secret = TlsSecrets.leaf(
                 cluster,
                 names,
@@ -122,7 +122,7 @@ final class IssuedTlsWriter {
         return CertificateAuthority.create(
                 cluster.getMetadata().getNamespace() + "/"
                         + cluster.getMetadata().getName(),
-                Validity.starting(now, lifetime, BACKDATE));
+                Validity.starting(now, lifetime, ObservedCertificate.BACKDATE));
     }
 
     private static Duration leafLifetime(EtcdCluster cluster) {

@@ -1,6 +1,7 @@
 package io.etcdoperator.operator.tls;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.operator.planner.LeafRole;
 import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.Owners;
 import io.fabric8.kubernetes.api.model.Secret;

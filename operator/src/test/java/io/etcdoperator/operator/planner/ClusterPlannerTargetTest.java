@@ -38,8 +38,15 @@ class ClusterPlannerTargetTest {
     /** {@code foreign}: a Service of the cluster's that another object controls. */
     private Step next(EtcdClusterSpec spec, Optional<Instant> deadline, Optional<String> foreign, Observations o) {
         ObservedCluster observed = o.build();
-        return planner.next(
-                new ClusterView(spec, target(3, "3.5.16"), deadline, NOW, NONE, objects(observed, foreign), observed));
+        return planner.next(new ClusterView(
+                spec,
+                target(3, "3.5.16"),
+                deadline,
+                NOW,
+                NONE,
+                objects(observed, foreign),
+                Optional.empty(),
+                observed));
     }
 
     /** Both Services and the budget in shape for {@code observed}, but a foreign Service if one is named. */
@@ -127,6 +134,7 @@ class ClusterPlannerTargetTest {
                 NOW,
                 REFUSED,
                 objects(threeVoters().build(), Optional.empty()),
+                Optional.empty(),
                 threeVoters().build()));
         assertThat(step).isEqualTo(new Step.Converged(Reason.RECONCILED));
     }

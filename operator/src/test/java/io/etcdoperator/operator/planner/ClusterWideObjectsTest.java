@@ -9,6 +9,7 @@ import io.etcdoperator.operator.planner.OwnedObjects.Shape;
 import io.etcdoperator.operator.reason.Reason;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,9 +36,28 @@ class ClusterWideObjectsTest {
     }
 
     private Step next(OwnedObjects objects, ObservedCluster observed, Optional<Instant> deadline) {
+        return next(objects, observed, deadline, Optional.empty());
+    }
+
+    private Step next(
+            OwnedObjects objects, ObservedCluster observed, Optional<Instant> deadline, Optional<IssuedTls> tls) {
         var spec = TargetLatchTest.spec(3, "3.5.16");
         return planner.next(
-                new ClusterView(spec, TargetLatch.snapshot(spec), deadline, NOW, List.of(), objects, observed));
+                new ClusterView(spec, TargetLatch.snapshot(spec), deadline, NOW, List.of(), objects, tls, observed));
+    }
+
+    /** Members find their peers through the Services and start from the material: Services, then TLS, then the rest. */
+    @Test
+    void operatorIssuedMaterialIsWrittenAfterTheServicesAndBeforeTheClustersOwnStep() {
+        ObservedCluster fresh = cluster().notFormed().at(NOW).build();
+        Optional<IssuedTls> noCa = Optional.of(new IssuedTls(Optional.empty(), Map.of(), List.of()));
+        OwnedObjects absent = new OwnedObjects(services(Shape.ABSENT, Shape.ABSENT), Budget.ABSENT);
+        assertThat(next(absent, fresh, LATER, noCa)).isEqualTo(new ObjectSteps.WriteService("demo", true));
+        assertThat(next(kept(fresh, 3), fresh, LATER, noCa)).isEqualTo(new TlsWrite.CreateCa());
+        assertThat(next(kept(fresh, 3), fresh, Optional.of(NOW.minusSeconds(1)), noCa))
+                .as("even once the deadline has passed")
+                .isEqualTo(new TlsWrite.CreateCa());
+        assertThat(next(kept(fresh, 3), fresh, LATER, Optional.empty())).isEqualTo(new Step.CreateSeed());
     }
 
     private static ObservedCluster threeVoters() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.AdditionalMetadata;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
+import io.etcdoperator.operator.planner.MemberMaterial;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

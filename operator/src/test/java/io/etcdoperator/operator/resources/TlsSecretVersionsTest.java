@@ -3,6 +3,7 @@ package io.etcdoperator.operator.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.operator.planner.MemberMaterial;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,8 +2,9 @@ package io.etcdoperator.operator.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdoperator.operator.planner.LeafRole;
+import io.etcdoperator.operator.planner.MemberMaterial;
 import io.etcdoperator.operator.resources.Golden;
-import io.etcdoperator.operator.resources.MemberMaterial;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.tls;
+package io.etcdoperator.operator.planner;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
-package io.etcdoperator.operator.tls;
+package io.etcdoperator.operator.planner;
 
-import io.etcdoperator.operator.resources.MemberMaterial;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -8,28 +8,52 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Decides the next step of operator-issued TLS. Pure: observations in, one step out. The order is what keeps quorum
+ * The cluster planner's part for operator-issued TLS: observations in, one step out. The order is what keeps quorum
  * and clients working: members trust a new CA before any of them presents a leaf from it, only one member restarts
  * at a time and only while every other member is healthy, and the old CA is dropped only once nothing uses it.
  * See docs/tls.md#rotation.
  */
 public final class IssuedTlsPlanner {
 
+    /** The next look while a member runs stale material or is unhealthy. */
+    static final Duration SOON = Duration.ofSeconds(5);
+
     private IssuedTlsPlanner() {}
+
+    /** The write the cluster's pass makes for TLS: a Secret, else the stamp of a member lacking the current material. */
+    static Optional<TlsWrite> write(IssuedTls observed, Instant now) {
+        if (next(observed, now) instanceof TlsWrite write) {
+            return Optional.of(write);
+        }
+        MemberMaterial desired = observed.desired().orElseThrow(); // every leaf exists once no Secret is written
+        return observed.members().stream()
+                .filter(m -> !m.stamped().equals(Optional.of(desired)))
+                .min(Comparator.comparing(ObservedTlsMember::name))
+                .map(m -> new TlsWrite.StampMaterial(m.name(), desired));
+    }
+
+    /** When TLS wants the cluster looked at again: at the next renewal, or soon while members are to move. */
+    public static Duration recheck(IssuedTls observed, Instant now) {
+        if (next(observed, now) instanceof TlsStep.Converged converged) {
+            Duration until = Duration.between(now, converged.recheckAt());
+            return until.isNegative() ? SOON : until;
+        }
+        return SOON;
+    }
 
     public static TlsStep next(IssuedTls observed, Instant now) {
         if (observed.ca().isEmpty()) {
-            return new TlsStep.CreateCa();
+            return new TlsWrite.CreateCa();
         }
         ObservedCa ca = observed.ca().get();
         String signer = ca.signer().fingerprint();
         for (LeafRole role : LeafRole.values()) {
             ObservedLeaf leaf = observed.leaves().get(role);
             if (leaf == null) {
-                return new TlsStep.IssueLeaf(role);
+                return new TlsWrite.IssueLeaf(role);
             }
             if (!leaf.trusted().equals(ca.trusted())) {
-                return new TlsStep.SyncTrust(role);
+                return new TlsWrite.SyncTrust(role);
             }
         }
         // New leaves only once every member trusts their CA, and not mid-restart: the restarted member would be
@@ -54,10 +78,10 @@ public final class IssuedTlsPlanner {
             return new TlsStep.WaitHealthy(unhealthy.get().name());
         }
         if (ca.rotating() && leavesFrom(observed, signer)) {
-            return new TlsStep.RetireOldCa();
+            return new TlsWrite.RetireOldCa();
         }
         if (!ca.rotating() && ca.signer().renewalDue(now)) {
-            return new TlsStep.StartCaRotation();
+            return new TlsWrite.StartCaRotation();
         }
         Instant recheck = earliestRenewal(observed, ca);
         Optional<Instant> requested = observed.renewalRequested().filter(at -> at.isAfter(now) && at.isBefore(recheck));
@@ -68,19 +92,19 @@ public final class IssuedTlsPlanner {
     private static Optional<TlsStep> renewal(IssuedTls observed, String signer, Instant now) {
         for (LeafRole role : LeafRole.values()) {
             if (!observed.leaves().get(role).certificate().issuerFingerprint().equals(signer)) {
-                return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.SIGNER_CHANGED));
+                return Optional.of(new TlsWrite.RenewLeaf(role, TlsWrite.RenewLeaf.Why.SIGNER_CHANGED));
             }
         }
         for (LeafRole role : LeafRole.values()) {
             if (observed.leaves().get(role).certificate().renewalDue(now)) {
-                return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.EXPIRING));
+                return Optional.of(new TlsWrite.RenewLeaf(role, TlsWrite.RenewLeaf.Why.EXPIRING));
             }
         }
         Optional<Instant> requested = observed.renewalRequested().filter(at -> !at.isAfter(now));
         for (LeafRole role : LeafRole.values()) {
             if (requested.isPresent()
                     && issuedAt(observed.leaves().get(role).certificate()).isBefore(requested.get())) {
-                return Optional.of(new TlsStep.RenewLeaf(role, TlsStep.RenewLeaf.Why.REQUESTED));
+                return Optional.of(new TlsWrite.RenewLeaf(role, TlsWrite.RenewLeaf.Why.REQUESTED));
             }
         }
         return Optional.empty();
@@ -88,7 +112,7 @@ public final class IssuedTlsPlanner {
 
     /** Leaves are backdated by the writer; a leaf renewed on request must not look older than the request. */
     static Instant issuedAt(ObservedCertificate leaf) {
-        return leaf.notBefore().plus(IssuedTlsWriter.BACKDATE);
+        return leaf.notBefore().plus(ObservedCertificate.BACKDATE);
     }
 
     /**

@@ -1,9 +1,8 @@
-package io.etcdoperator.operator.tls;
+package io.etcdoperator.operator.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdoperator.operator.resources.MemberMaterial;
-import io.etcdoperator.operator.tls.TlsStep.RenewLeaf.Why;
+import io.etcdoperator.operator.planner.TlsWrite.RenewLeaf.Why;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,6 +56,17 @@ class IssuedTlsPlannerTest {
             return this;
         }
 
+        World stamped(String name, MemberMaterial stamp) {
+            ObservedTlsMember was = members.stream()
+                    .filter(m -> m.name().equals(name))
+                    .findFirst()
+                    .orElseThrow();
+            members.replaceAll(m -> m == was
+                    ? new ObservedTlsMember(name, was.running(), was.healthy(), Optional.ofNullable(stamp))
+                    : m);
+            return this;
+        }
+
         World withLeaf(LeafRole role, ObservedLeaf leaf) {
             leaves.put(role, leaf);
             return this;
@@ -79,8 +89,8 @@ class IssuedTlsPlannerTest {
 
     static Stream<Arguments> table() {
         return Stream.of(
-                Arguments.of("no CA Secret yet", new World().ca(null), new TlsStep.CreateCa()),
-                Arguments.of("CA but no peer leaf", withoutLeaf(LeafRole.PEER), new TlsStep.IssueLeaf(LeafRole.PEER)),
+                Arguments.of("no CA Secret yet", new World().ca(null), new TlsWrite.CreateCa()),
+                Arguments.of("CA but no peer leaf", withoutLeaf(LeafRole.PEER), new TlsWrite.IssueLeaf(LeafRole.PEER)),
                 Arguments.of(
                         "all converged: recheck when the first leaf is due (60 of 90 days)",
                         new World().members("m0", "m1", "m2"),
@@ -90,11 +100,11 @@ class IssuedTlsPlannerTest {
                         new World()
                                 .members("m0", "m1", "m2")
                                 .withLeaf(LeafRole.SERVER, leaf("srv1", "ca1", Duration.ofDays(1), "ca1")),
-                        new TlsStep.RenewLeaf(LeafRole.SERVER, Why.EXPIRING)),
+                        new TlsWrite.RenewLeaf(LeafRole.SERVER, Why.EXPIRING)),
                 Arguments.of(
                         "renewal requested (annotation) after the leaves were issued: server leaf first",
                         new World().members("m0", "m1", "m2").renewalRequested(NOW.minus(Duration.ofHours(1))),
-                        new TlsStep.RenewLeaf(LeafRole.SERVER, Why.REQUESTED)),
+                        new TlsWrite.RenewLeaf(LeafRole.SERVER, Why.REQUESTED)),
                 Arguments.of(
                         "renewal requested before the leaves were issued (already done): converged",
                         new World().members("m0", "m1", "m2").renewalRequested(ISSUED),
@@ -151,11 +161,11 @@ class IssuedTlsPlannerTest {
                 Arguments.of(
                         "CA due (a third of 5 years left) and everything converged: start the rotation",
                         new World().members("m0", "m1", "m2").ca(new ObservedCa(CA1_DUE, List.of("ca1"))),
-                        new TlsStep.StartCaRotation()),
+                        new TlsWrite.StartCaRotation()),
                 Arguments.of(
                         "rotation A: leaf Secrets get the old+new bundle first",
                         new World().members("m0", "m1", "m2").ca(new ObservedCa(CA2, List.of("ca1", "ca2"))),
-                        new TlsStep.SyncTrust(LeafRole.SERVER)),
+                        new TlsWrite.SyncTrust(LeafRole.SERVER)),
                 Arguments.of(
                         "rotation A: members roll to trust both before any new leaf exists",
                         rotationBundleDistributed().members("m0", "m1", "m2"),
@@ -173,7 +183,7 @@ class IssuedTlsPlannerTest {
                                 .member("m0", running("srv1", "peer1", "ca1", "ca2"), true)
                                 .member("m1", running("srv1", "peer1", "ca1", "ca2"), true)
                                 .member("m2", running("srv1", "peer1", "ca1", "ca2"), true),
-                        new TlsStep.RenewLeaf(LeafRole.SERVER, Why.SIGNER_CHANGED)),
+                        new TlsWrite.RenewLeaf(LeafRole.SERVER, Why.SIGNER_CHANGED)),
                 Arguments.of(
                         "rotation B: all leaves new, members roll onto them",
                         rotationLeavesReissued()
@@ -187,7 +197,7 @@ class IssuedTlsPlannerTest {
                                 .member("m0", running("srv2", "peer2", "ca1", "ca2"), true)
                                 .member("m1", running("srv2", "peer2", "ca1", "ca2"), true)
                                 .member("m2", running("srv2", "peer2", "ca1", "ca2"), true),
-                        new TlsStep.RetireOldCa()),
+                        new TlsWrite.RetireOldCa()),
                 Arguments.of(
                         "no members yet (before bootstrap): Secrets are enough",
                         new World(),
@@ -213,11 +223,11 @@ class IssuedTlsPlannerTest {
             steps.add(step);
             sim.apply(step);
         }
-        assertThat(steps).startsWith(new TlsStep.StartCaRotation(), new TlsStep.SyncTrust(LeafRole.SERVER));
+        assertThat(steps).startsWith(new TlsWrite.StartCaRotation(), new TlsWrite.SyncTrust(LeafRole.SERVER));
         assertThat(steps).filteredOn(TlsStep.RollMember.class::isInstance).hasSize(9); // three rolls of three members
         assertThat(steps).filteredOn(TlsStep.WaitHealthy.class::isInstance).hasSize(9);
-        assertThat(steps).contains(new TlsStep.RetireOldCa());
-        int firstNewLeaf = steps.indexOf(new TlsStep.RenewLeaf(LeafRole.SERVER, Why.SIGNER_CHANGED));
+        assertThat(steps).contains(new TlsWrite.RetireOldCa());
+        int firstNewLeaf = steps.indexOf(new TlsWrite.RenewLeaf(LeafRole.SERVER, Why.SIGNER_CHANGED));
         int lastRollOntoBundle = steps.subList(0, firstNewLeaf).lastIndexOf(new TlsStep.RollMember("m2"));
         assertThat(lastRollOntoBundle)
                 .as("every member trusts the new CA before a leaf is issued from it")
@@ -255,10 +265,10 @@ class IssuedTlsPlannerTest {
 
         void apply(TlsStep step) {
             switch (step) {
-                case TlsStep.StartCaRotation s -> ca = new ObservedCa(CA2, List.of("ca1", "ca2"));
-                case TlsStep.SyncTrust s ->
+                case TlsWrite.StartCaRotation s -> ca = new ObservedCa(CA2, List.of("ca1", "ca2"));
+                case TlsWrite.SyncTrust s ->
                     leaves.put(s.role(), new ObservedLeaf(leaves.get(s.role()).certificate(), ca.trusted()));
-                case TlsStep.RenewLeaf s ->
+                case TlsWrite.RenewLeaf s ->
                     leaves.put(
                             s.role(),
                             leaf(
@@ -272,12 +282,13 @@ class IssuedTlsPlannerTest {
                     maxDownAtOnce = Math.max(maxDownAtOnce, down.size());
                 }
                 case TlsStep.WaitHealthy s -> down.remove(s.member());
-                case TlsStep.RetireOldCa s -> {
+                case TlsWrite.RetireOldCa s -> {
                     ca = new ObservedCa(ca.signer(), List.of(ca.signer().fingerprint()));
                     rotated = true;
                 }
-                case TlsStep.CreateCa s -> throw new AssertionError("CA exists");
-                case TlsStep.IssueLeaf s -> throw new AssertionError("leaves exist");
+                case TlsWrite.CreateCa s -> throw new AssertionError("CA exists");
+                case TlsWrite.IssueLeaf s -> throw new AssertionError("leaves exist");
+                case TlsWrite.StampMaterial s -> throw new AssertionError("next() never stamps; write() does");
                 case TlsStep.Converged s -> down.clear();
             }
         }
@@ -310,6 +321,48 @@ class IssuedTlsPlannerTest {
                 .withLeaf(LeafRole.SERVER, leaf("srv2", "ca2", Duration.ofDays(90), "ca1", "ca2"))
                 .withLeaf(LeafRole.PEER, leaf("peer2", "ca2", Duration.ofDays(90), "ca1", "ca2"))
                 .withLeaf(LeafRole.OPERATOR_CLIENT, leaf("op2", "ca2", Duration.ofDays(90), "ca1", "ca2"));
+    }
+
+    /** The pass's write: a due Secret before any stamp, then the first member by name whose stamp is not current. */
+    @Test
+    void theCurrentMaterialIsStampedOnEachMemberOnceNoSecretIsDue() {
+        MemberMaterial current = running("srv1", "peer1", "ca1");
+        assertThat(IssuedTlsPlanner.write(new World().members("m0", "m1").observed(), NOW))
+                .as("every member stamped with what the Secrets hold")
+                .isEmpty();
+        World unstamped =
+                new World().members("m0", "m1", "m2").stamped("m2", null).stamped("m1", null);
+        assertThat(IssuedTlsPlanner.write(unstamped.observed(), NOW))
+                .contains(new TlsWrite.StampMaterial("m1", current));
+        World stale = new World().members("m0").stamped("m0", running("srv0", "peer1", "ca1"));
+        assertThat(IssuedTlsPlanner.write(stale.observed(), NOW))
+                .as("a stamp of older material is replaced")
+                .contains(new TlsWrite.StampMaterial("m0", current));
+        assertThat(IssuedTlsPlanner.write(
+                        withoutLeaf(LeafRole.PEER)
+                                .members("m0")
+                                .stamped("m0", null)
+                                .observed(),
+                        NOW))
+                .as("the missing leaf first: a stamp names both leaves")
+                .contains(new TlsWrite.IssueLeaf(LeafRole.PEER));
+    }
+
+    /** The next look TLS asks for: the earliest renewal when settled, 5 s while members move or wait. */
+    @Test
+    void theRecheckIsTheNextRenewalOrSoonWhileMembersMove() {
+        assertThat(IssuedTlsPlanner.recheck(new World().members("m0").observed(), NOW))
+                .isEqualTo(Duration.ofDays(59)); // the leaves' renewal at 60 days, one day in
+        assertThat(IssuedTlsPlanner.recheck(
+                        new World()
+                                .member("m0", running("srv0", "peer1", "ca1"), true)
+                                .observed(),
+                        NOW))
+                .as("a member runs stale material")
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(IssuedTlsPlanner.recheck(new World().members("m0").observed(), ISSUED.plus(Duration.ofDays(89))))
+                .as("a renewal is due")
+                .isEqualTo(Duration.ofSeconds(5));
     }
 
     /** What the cluster's certificate gauges read: the first renewal and the first expiry over the CA and leaves. */

@@ -1,6 +1,5 @@
-package io.etcdoperator.operator.tls;
+package io.etcdoperator.operator.planner;
 
-import io.etcdoperator.operator.resources.MemberMaterial;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.EnumMap;

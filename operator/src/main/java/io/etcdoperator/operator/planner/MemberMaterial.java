@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.resources;
+package io.etcdoperator.operator.planner;
 
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.tls;
+package io.etcdoperator.operator.planner;
 
 /** The leaves of an operator-issued cluster, in the order the planner handles them. */
 public enum LeafRole {

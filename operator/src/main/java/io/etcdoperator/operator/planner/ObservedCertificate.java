@@ -1,4 +1,4 @@
-package io.etcdoperator.operator.tls;
+package io.etcdoperator.operator.planner;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -8,6 +8,9 @@ import java.time.Instant;
  * and its validity window. Never key material.
  */
 public record ObservedCertificate(String fingerprint, String issuerFingerprint, Instant notBefore, Instant notAfter) {
+
+    /** Members' clocks may lag the operator's a little; a certificate it issues must already be valid for them. */
+    public static final Duration BACKDATE = Duration.ofMinutes(5);
 
     /** Renewal is due once less than a third of the lifetime remains (same rule as pki's RenewalPolicy). */
     public Instant renewAfter() {
