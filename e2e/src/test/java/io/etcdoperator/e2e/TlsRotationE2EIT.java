@@ -2,7 +2,7 @@ package io.etcdoperator.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdoperator.operator.resources.MemberMaterial;
+import io.etcdoperator.operator.planner.MemberMaterial;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
