@@ -13,6 +13,7 @@ import io.etcdoperator.operator.resources.DisruptionBudgets;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.etcdoperator.operator.resources.Services;
+import io.etcdoperator.operator.tls.CertManagerObjects;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
@@ -26,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cluster-wide objects, both Services and the voter PodDisruptionBudget: read into {@link OwnedObjects} for the
+ * The cluster-wide objects, both Services, cert-manager Certificates and the voter PodDisruptionBudget: read into {@link OwnedObjects} for the
  * planner, and written one {@link ObjectSteps} step at a time. Nothing another object controls is ever written.
  */
 public class ClusterObjects {
@@ -43,9 +44,11 @@ public class ClusterObjects {
     private volatile Reads<Service> services;
     private volatile Reads<? extends HasMetadata> budgets;
     private Boolean policyV1;
+    private final CertManagerObjects certificates;
 
-    public ClusterObjects(KubernetesClient client) {
+    public ClusterObjects(KubernetesClient client, CertManagerObjects certificates) {
         this.client = client;
+        this.certificates = certificates;
         this.services = (namespace, name) -> Optional.ofNullable(
                 client.services().inNamespace(namespace).withName(name).get());
         this.budgets =
@@ -81,7 +84,7 @@ public class ClusterObjects {
                                         desired.getMetadata().getName()),
                                 desired)))
                 .toList();
-        return new OwnedObjects(shapes, readBudget(cluster));
+        return new OwnedObjects(shapes, readBudget(cluster), certificates.observe(cluster));
     }
 
     /** A budget that cannot be read never fails the pass (as its writes do not): it is left alone until it can. */
@@ -92,6 +95,10 @@ public class ClusterObjects {
             budgetRefused(e);
             return Budget.UNREAD;
         }
+    }
+
+    Shape create(EtcdCluster cluster, ObjectSteps.CreateCertificate step) {
+        return certificates.create(cluster, step.certificate());
     }
 
     /** Creates or patches one Service; answers its shape after the write (on 409: what the API server has). */

@@ -22,7 +22,6 @@ import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.NameRules;
-import io.etcdoperator.operator.tls.CertManagerCertificates;
 import io.etcdoperator.operator.tls.CertManagerDiscovery;
 import io.etcdoperator.operator.tls.CertManagerGate;
 import io.etcdoperator.operator.tls.CertManagerObjects;
@@ -59,7 +58,6 @@ public class ClusterReconcile {
     private final SpaceRecoveries spaceRecoveries = new SpaceRecoveries();
     private final LossEvidence evidence = new LossEvidence();
     private final boolean certManagerInstalled;
-    private final CertManagerObjects certificates;
     private final IssuedTlsObserver tls;
     private final KubeReads apiServer;
     private final CachePass cachePass;
@@ -149,12 +147,11 @@ public class ClusterReconcile {
         this.cachePass = cachePass;
         this.observer = new ClusterObserver(client, dialer, spaceRecoveries, evidence);
         this.dialer = dialer;
-        this.objects = new ClusterObjects(client);
+        this.objects = new ClusterObjects(client, new CertManagerObjects(client, events, clusterDomain, clock));
         this.executor = new StepExecutor(client, dialer.secrets(), events, clock, spaceRecoveries, lease, objects);
         this.report = new ClusterReport(client, events, metrics);
         this.clock = clock;
         this.certManagerInstalled = certManagerInstalled;
-        this.certificates = new CertManagerObjects(client, events, clusterDomain, clock);
         this.tls = new IssuedTlsObserver(dialer.secrets(), clusterDomain);
         this.memories = List.of(report, pacing, dialer::discard, spaceRecoveries, evidence);
     }
@@ -232,9 +229,6 @@ public class ClusterReconcile {
         }
         Refusals.adoptImmutables(cluster.getSpec(), status);
         try {
-            if (CertManagerCertificates.usesCertManager(cluster)) {
-                certificates.ensure(cluster);
-            }
             Optional<IssuedTlsObserver.State> material =
                     IssuedTlsObserver.applies(cluster) ? Optional.of(tls.observe(cluster, reads)) : Optional.empty();
             ClusterObserver.Observation observation = observer.observe(cluster, now, reads);
@@ -265,7 +259,10 @@ public class ClusterReconcile {
      */
     private Planned plan(
             ClusterView view, EtcdCluster cluster, Optional<IssuedTlsObserver.State> material, KubeReads reads) {
-        int bound = 2 * (view.objects().services().size() + 1)
+        int bound = 2
+                        * (view.objects().services().size()
+                                + view.objects().certificates().size()
+                                + 1)
                 + view.tls().map(t -> MAX_TLS_WRITES + t.members().size()).orElse(0);
         Step step = planner.next(view);
         boolean wroteMaterial = false;

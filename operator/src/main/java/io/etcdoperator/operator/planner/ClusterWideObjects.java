@@ -5,7 +5,8 @@ import io.etcdoperator.operator.planner.OwnedObjects.Shape;
 import java.util.Optional;
 
 /**
- * Both Services before anything else (members find their peers through the headless one); the PodDisruptionBudget once
+ * Both Services before anything else (members find their peers through the headless one), then the cert-manager
+ * Certificates (their Secrets are the members' material); the PodDisruptionBudget once
  * a cluster id is latched: a majority of max(voters, target) stays up, and with no voter it goes. A foreign object is
  * never written: a foreign Service holds the cluster ({@link Step.ServiceConflict}), a foreign budget is only logged.
  */
@@ -21,8 +22,14 @@ final class ClusterWideObjects {
                         ? new Step.ServiceConflict("Service " + s.name()
                                 + " exists and is not controlled by this EtcdCluster; rename or delete it")
                         : new ObjectSteps.WriteService(s.name(), s.shape() == Shape.ABSENT));
-        return service.or(() ->
-                observed.clusterId().isPresent() ? budget(objects.budget(), observed, desired) : Optional.empty());
+        Optional<Step> certificate = objects.certificates().stream()
+                .filter(c -> c.shape() == Shape.ABSENT) // a foreign one (a predecessor's) is looked for again
+                .findFirst()
+                .map(c -> new ObjectSteps.CreateCertificate(c.name()));
+        return service.or(() -> certificate)
+                .or(() -> observed.clusterId().isPresent()
+                        ? budget(objects.budget(), observed, desired)
+                        : Optional.empty());
     }
 
     private static Optional<Step> budget(Budget budget, ObservedCluster observed, int desired) {

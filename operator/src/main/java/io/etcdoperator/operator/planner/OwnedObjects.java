@@ -4,13 +4,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The cluster-wide objects as read for one pass: both Services (headless first) and the voter PodDisruptionBudget.
- * What they should hold is the builders' and the planner's to say ({@link ClusterWideObjects}).
+ * The cluster-wide objects as read for one pass: both Services (headless first), the voter PodDisruptionBudget and
+ * cert-manager Certificates (none without spec.tls asking for them). What they should hold is the builders' and the
+ * planner's to say ({@link ClusterWideObjects}).
  */
-public record OwnedObjects(List<ServiceShape> services, Budget budget) {
+public record OwnedObjects(List<ServiceShape> services, Budget budget, List<CertificateShape> certificates) {
 
     public OwnedObjects {
         services = List.copyOf(services);
+        certificates = List.copyOf(certificates);
+    }
+
+    /** Without cert-manager Certificates. */
+    public OwnedObjects(List<ServiceShape> services, Budget budget) {
+        this(services, budget, List.of());
     }
 
     /** How an object of the cluster's name compares with what the cluster wants there. */
@@ -24,6 +31,9 @@ public record OwnedObjects(List<ServiceShape> services, Budget budget) {
     }
 
     public record ServiceShape(String name, Shape shape) {}
+
+    /** A Certificate is created once and never patched (cert-manager owns it): absent, foreign or in shape. */
+    public record CertificateShape(String name, Shape shape) {}
 
     /**
      * The PodDisruptionBudget: absent, foreign, or ours ({@code IN_SHAPE}) with the integer minAvailable it has
@@ -45,10 +55,20 @@ public record OwnedObjects(List<ServiceShape> services, Budget budget) {
                 services.stream()
                         .map(s -> s.name().equals(service) ? new ServiceShape(service, shape) : s)
                         .toList(),
-                budget);
+                budget,
+                certificates);
     }
 
     public OwnedObjects with(Budget written) {
-        return new OwnedObjects(services, written);
+        return new OwnedObjects(services, written, certificates);
+    }
+
+    public OwnedObjects withCertificate(String certificate, Shape shape) {
+        return new OwnedObjects(
+                services,
+                budget,
+                certificates.stream()
+                        .map(c -> c.name().equals(certificate) ? new CertificateShape(certificate, shape) : c)
+                        .toList());
     }
 }

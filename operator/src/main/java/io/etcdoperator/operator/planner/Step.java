@@ -359,8 +359,7 @@ public sealed interface Step {
                     AdoptionSteps.Finish {}
 
     /** One write to a cluster-wide object or TLS material; the pass plans again on what it left ({@link ObjectSteps}). */
-    sealed interface Shaping extends Step
-            permits ObjectSteps.WriteService, ObjectSteps.WriteBudget, ObjectSteps.DeleteBudget, TlsWrite {}
+    sealed interface Shaping extends Step permits ObjectSteps.Write, TlsWrite {}
 
     /** A step whose one write is the EtcdCluster's status: the cluster controller's report carries it out. */
     sealed interface StatusOnly extends Step {}

@@ -2,6 +2,8 @@ package io.etcdoperator.operator.tls;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.planner.OwnedObjects.CertificateShape;
+import io.etcdoperator.operator.planner.OwnedObjects.Shape;
 import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.RecentReads;
 import io.etcdoperator.operator.reason.Reason;
@@ -9,13 +11,15 @@ import io.etcdoperator.operator.resources.Owners;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
- * Creates a cluster's cert-manager Certificates once. They are never patched: cert-manager owns them after
+ * Reads a cluster's cert-manager Certificates and creates one the planner asks for. They are never patched: cert-manager owns them after
  * creation, and spec.tls is immutable, so there is nothing to converge (and no update permission is needed). One
  * seen to exist is looked for again only after {@link #RECHECK}: a settled cluster's passes send no request for them.
  */
@@ -46,42 +50,61 @@ public final class CertManagerObjects {
         this.clock = clock;
     }
 
-    public void ensure(EtcdCluster cluster) {
-        Instant now = clock.instant();
-        for (GenericKubernetesResource certificate : CertManagerCertificates.forCluster(cluster, clusterDomain)) {
-            String namespace = cluster.getMetadata().getNamespace();
-            // by the cluster's uid: a cluster made again under the same name must not trust its predecessor's
-            String key = cluster.getMetadata().getUid() + "/"
-                    + certificate.getMetadata().getName();
-            if (seen.fresh(key, now, name -> RECHECK).isPresent()) {
-                continue;
-            }
-            var resource = client.genericKubernetesResources(CERTIFICATES)
-                    .inNamespace(namespace)
-                    .withName(certificate.getMetadata().getName());
-            GenericKubernetesResource existing = CachePass.sending(resource::get);
-            if (existing != null) {
-                // a predecessor's, which the garbage collector is about to take, is looked for again next pass
-                if (Owners.controlledBy(existing, cluster.getMetadata().getUid())) {
-                    seen.put(key, certificate.getMetadata().getName(), now);
-                }
-                continue;
-            }
-            try {
-                client.genericKubernetesResources(CERTIFICATES)
-                        .inNamespace(cluster.getMetadata().getNamespace())
-                        .resource(certificate)
-                        .create();
-                events.normal(
-                        cluster,
-                        Reason.CERTIFICATE_CREATED,
-                        "created Certificate " + certificate.getMetadata().getName());
-                seen.put(key, certificate.getMetadata().getName(), now);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() != 409) {
-                    throw e;
-                } // created meanwhile by an earlier pass: fine, it is never patched anyway
-            }
+    /** The cluster's Certificates as this pass takes them (those spec.tls asks cert-manager for). */
+    public List<CertificateShape> observe(EtcdCluster cluster) {
+        if (!CertManagerCertificates.usesCertManager(cluster)) {
+            return List.of();
         }
+        Instant now = clock.instant();
+        return CertManagerCertificates.forCluster(cluster, clusterDomain).stream()
+                .map(c -> c.getMetadata().getName())
+                .map(name -> new CertificateShape(name, shape(cluster, name, now)))
+                .toList();
+    }
+
+    private Shape shape(EtcdCluster cluster, String name, Instant now) {
+        // by the cluster's uid: a cluster made again under the same name must not trust its predecessor's
+        String key = cluster.getMetadata().getUid() + "/" + name;
+        if (seen.fresh(key, now, n -> RECHECK).isPresent()) {
+            return Shape.IN_SHAPE;
+        }
+        GenericKubernetesResource existing = CachePass.sending(resource(cluster, name)::get);
+        if (existing == null) {
+            return Shape.ABSENT;
+        }
+        // a predecessor's, which the garbage collector is about to take, is looked for again next pass
+        if (!Owners.controlledBy(existing, cluster.getMetadata().getUid())) {
+            return Shape.FOREIGN;
+        }
+        seen.put(key, name, now);
+        return Shape.IN_SHAPE;
+    }
+
+    /** Creates one Certificate; answers its shape after the write (on 409: what the API server has). */
+    public Shape create(EtcdCluster cluster, String name) {
+        GenericKubernetesResource certificate = CertManagerCertificates.forCluster(cluster, clusterDomain).stream()
+                .filter(c -> c.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow();
+        try {
+            client.genericKubernetesResources(CERTIFICATES)
+                    .inNamespace(cluster.getMetadata().getNamespace())
+                    .resource(certificate)
+                    .create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+            return shape(cluster, name, clock.instant()); // created meanwhile: it is never patched anyway
+        }
+        events.normal(cluster, Reason.CERTIFICATE_CREATED, "created Certificate " + name);
+        seen.put(cluster.getMetadata().getUid() + "/" + name, name, clock.instant());
+        return Shape.IN_SHAPE;
+    }
+
+    private Resource<GenericKubernetesResource> resource(EtcdCluster cluster, String name) {
+        return client.genericKubernetesResources(CERTIFICATES)
+                .inNamespace(cluster.getMetadata().getNamespace())
+                .withName(name);
     }
 }

@@ -4,6 +4,7 @@ import static io.etcdoperator.operator.planner.Observations.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.operator.planner.OwnedObjects.Budget;
+import io.etcdoperator.operator.planner.OwnedObjects.CertificateShape;
 import io.etcdoperator.operator.planner.OwnedObjects.ServiceShape;
 import io.etcdoperator.operator.planner.OwnedObjects.Shape;
 import io.etcdoperator.operator.reason.Reason;
@@ -44,6 +45,25 @@ class ClusterWideObjectsTest {
         var spec = TargetLatchTest.spec(3, "3.5.16");
         return planner.next(
                 new ClusterView(spec, TargetLatch.snapshot(spec), deadline, NOW, List.of(), objects, tls, observed));
+    }
+
+    /** An absent Certificate is created after the Services and before the budget; a foreign one is never written. */
+    @Test
+    void certManagerCertificatesAreCreatedAfterTheServicesAndNeverWhenForeign() {
+        ObservedCluster observed = threeVoters();
+        OwnedObjects kept = kept(observed, 3);
+        List<CertificateShape> certificates = List.of(
+                new CertificateShape("demo-server", Shape.IN_SHAPE),
+                new CertificateShape("demo-peer", Shape.FOREIGN),
+                new CertificateShape("demo-client", Shape.ABSENT));
+        OwnedObjects withCertificates = new OwnedObjects(kept.services(), Budget.ABSENT, certificates);
+        assertThat(next(withCertificates, observed, LATER)).isEqualTo(new ObjectSteps.CreateCertificate("demo-client"));
+        assertThat(next(withCertificates.with("demo", Shape.ABSENT), observed, LATER))
+                .isEqualTo(new ObjectSteps.WriteService("demo", true));
+        OwnedObjects created = withCertificates.withCertificate("demo-client", Shape.IN_SHAPE);
+        assertThat(next(created, observed, LATER))
+                .as("then the budget; the predecessor's Certificate is looked for again, not written")
+                .isEqualTo(new ObjectSteps.WriteBudget(2, true));
     }
 
     /** Members find their peers through the Services and start from the material: Services, then TLS, then the rest. */

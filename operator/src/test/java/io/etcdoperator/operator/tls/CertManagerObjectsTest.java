@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.operator.MovableClock;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.planner.OwnedObjects.CertificateShape;
+import io.etcdoperator.operator.planner.OwnedObjects.Shape;
 import io.etcdoperator.operator.reads.CachePass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -13,6 +15,7 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A settled cert-manager cluster's passes send no request for its Certificates between rechecks. */
@@ -33,29 +36,30 @@ class CertManagerObjectsTest {
                 .build()) {
             var objects =
                     new CertManagerObjects(guarded, new EventRecorder(client, "test", clock), "cluster.local", clock);
-            assertThatThrownBy(() -> CachePass.run(() -> {
-                        objects.ensure(cluster);
-                        return null;
-                    }))
+            List<CertificateShape> missing = CachePass.run(() -> objects.observe(cluster));
+            assertThat(missing).extracting(CertificateShape::shape).containsOnly(Shape.ABSENT);
+            assertThatThrownBy(() -> CachePass.run(
+                            () -> objects.create(cluster, missing.getFirst().name())))
                     .as("a missing Certificate is created on the API server, never in a cache pass")
                     .isInstanceOf(CachePass.NeedsApiServer.class);
-            objects.ensure(cluster);
+            for (CertificateShape c : missing) {
+                assertThat(objects.create(cluster, c.name())).isEqualTo(Shape.IN_SHAPE);
+            }
+            assertThat(objects.create(cluster, missing.getFirst().name()))
+                    .as("created meanwhile (409): read back, ours")
+                    .isEqualTo(Shape.IN_SHAPE);
             int created = server.getRequestCount();
 
             clock.advance(CertManagerObjects.RECHECK.minusSeconds(1));
-            CachePass.run(() -> {
-                objects.ensure(cluster);
-                return null;
-            });
+            assertThat(CachePass.run(() -> objects.observe(cluster)))
+                    .extracting(CertificateShape::shape)
+                    .containsOnly(Shape.IN_SHAPE);
             assertThat(server.getRequestCount())
                     .as("within the period: nothing sent")
                     .isEqualTo(created);
 
             clock.advance(Duration.ofSeconds(2));
-            CachePass.run(() -> {
-                objects.ensure(cluster);
-                return null;
-            });
+            CachePass.run(() -> objects.observe(cluster));
             int certificates =
                     CertManagerCertificates.forCluster(cluster, "cluster.local").size();
             assertThat(server.getRequestCount())
@@ -72,10 +76,10 @@ class CertManagerObjectsTest {
         again.getMetadata().setNamespace("again");
         again.getMetadata().setUid("11111111-2222-3333-4444-555555555555");
         var objects = new CertManagerObjects(client, new EventRecorder(client, "test", clock), "cluster.local", clock);
-        objects.ensure(old); // the predecessor's Certificate, which the garbage collector has not taken yet
+        objects.observe(old).forEach(c -> objects.create(old, c.name())); // the predecessor's, not collected yet
         int before = server.getRequestCount();
-        objects.ensure(again);
-        objects.ensure(again);
+        assertThat(objects.observe(again)).extracting(CertificateShape::shape).containsOnly(Shape.FOREIGN);
+        objects.observe(again);
         assertThat(server.getRequestCount() - before)
                 .as("looked for every pass while it is not the cluster's own")
                 .isEqualTo(2
