@@ -37,6 +37,14 @@ if ! command -v skopeo >/dev/null || [ ! -x /usr/bin/docker-registry ]; then
   # the package starts an unauthenticated registry on :5000 of every interface where systemd runs: not wanted here
   systemctl disable --now docker-registry >/dev/null 2>&1 || true
 fi
+# the simulated nodes run Pods in runc containers from unpacked images (local-kube's RuncContainersIT comes before
+# any image is built), and hack/image.sh builds the operator's image with buildah: all four from Debian
+if ! command -v runc >/dev/null || ! command -v umoci >/dev/null || ! command -v buildah >/dev/null \
+    || ! command -v iptables >/dev/null; then
+  echo "==> runc, umoci, buildah and iptables (simulated nodes, operator image)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq runc umoci buildah iptables >&2 \
+    || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq runc umoci buildah iptables >&2; }
+fi
 # The e2e run keeps every PVC member's data (64 MiB WAL segments) until it ends: about 9 GiB on its own. A full disk
 # shows up only as "No space left on device" deep in a 50-minute run, so say so at the start.
 free_gib=$(df -P -BG . | awk 'NR==2 { sub("G", "", $4); print $4 }')
