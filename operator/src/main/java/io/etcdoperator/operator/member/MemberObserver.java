@@ -2,7 +2,11 @@ package io.etcdoperator.operator.member;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.operator.cluster.Adopted;
+import io.etcdoperator.operator.cluster.AllLostRecourse;
 import io.etcdoperator.operator.cluster.EtcdDialer;
+import io.etcdoperator.operator.planner.MemberRemoval;
 import io.etcdoperator.operator.planner.MemberView;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.resources.AgentImage;
@@ -15,6 +19,7 @@ import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.Owners;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,16 +120,51 @@ final class MemberObserver {
         return Optional.empty();
     }
 
-    /** {@link EtcdMembers#voterEndpoints}, other than (optionally) this member. */
-    List<URI> voterEndpoints(EtcdMember member, EtcdCluster cluster, boolean excludeSelf) {
-        List<EtcdMember> members = apiServer.members(
-                member.getMetadata().getNamespace(), cluster.getMetadata().getName());
-        return EtcdMembers.voterEndpoints(members.stream()
-                .filter(m -> !excludeSelf
-                        || !m.getMetadata()
-                                .getName()
-                                .equals(member.getMetadata().getName()))
-                .toList());
+    /** {@link EtcdMembers#voterEndpoints} of the member's cluster. */
+    List<URI> voterEndpoints(EtcdCluster cluster) {
+        return EtcdMembers.voterEndpoints(apiServer.members(
+                cluster.getMetadata().getNamespace(), cluster.getMetadata().getName()));
+    }
+
+    /** What the finalizer decides on, with the cluster and the endpoints MemberRemove would go through. */
+    record Removal(MemberRemoval.Facts facts, EtcdCluster cluster, List<URI> endpoints) {}
+
+    /** Reads the cluster, and its EtcdMembers (once) while it is there. */
+    Removal removal(EtcdMember member) {
+        String name = member.getMetadata().getName();
+        String recorded = member.getStatus() == null ? null : member.getStatus().getMemberID();
+        Optional<MemberId> id =
+                recorded == null || recorded.isBlank() ? Optional.empty() : Optional.of(MemberId.parse(recorded));
+        EtcdCluster cluster = cluster(member);
+        if (cluster == null) {
+            var facts =
+                    new MemberRemoval.Facts(name, id, Names.peerUrl(member), false, false, false, false, false, false);
+            return new Removal(facts, null, List.of());
+        }
+        List<EtcdMember> others =
+                apiServer
+                        .members(
+                                member.getMetadata().getNamespace(),
+                                cluster.getMetadata().getName())
+                        .stream()
+                        .filter(m -> !m.getMetadata().getName().equals(name))
+                        .toList();
+        boolean external = Adopted.externalVoting(cluster);
+        List<URI> endpoints = new ArrayList<>(EtcdMembers.voterEndpoints(others));
+        if (external) {
+            endpoints.addAll(Adopted.clientUrls(cluster));
+        }
+        var facts = new MemberRemoval.Facts(
+                name,
+                id,
+                Names.peerUrl(member),
+                true,
+                cluster.getMetadata().getDeletionTimestamp() != null,
+                external,
+                AllLostRecourse.resetAsked(cluster),
+                !endpoints.isEmpty(),
+                !others.isEmpty());
+        return new Removal(facts, cluster, List.copyOf(endpoints));
     }
 
     EtcdCluster cluster(EtcdMember member) {

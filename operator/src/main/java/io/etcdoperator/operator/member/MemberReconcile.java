@@ -4,16 +4,14 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
-import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
-import io.etcdoperator.etcd.Membership;
-import io.etcdoperator.operator.cluster.Adopted;
-import io.etcdoperator.operator.cluster.AllLostRecourse;
 import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.cluster.TlsSecretLookup;
 import io.etcdoperator.operator.config.OperatorConfig;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.MemberPlanner;
+import io.etcdoperator.operator.planner.MemberRemoval;
+import io.etcdoperator.operator.planner.MemberRemoval.RemovalStep;
 import io.etcdoperator.operator.planner.MemberStep;
 import io.etcdoperator.operator.planner.MemberView;
 import io.etcdoperator.operator.reads.KubeReads;
@@ -21,17 +19,13 @@ import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.MemberPvcs;
-import io.etcdoperator.operator.resources.Names;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -177,67 +171,42 @@ public class MemberReconcile {
      * still vote: they outlive the cluster, and must keep a quorum of the voters left.
      */
     public Cleanup cleanup(EtcdMember member) {
-        EtcdCluster cluster = observer.cluster(member);
-        boolean outlived = cluster != null && Adopted.externalVoting(cluster);
-        if (cluster == null || (cluster.getMetadata().getDeletionTimestamp() != null && !outlived)) {
-            return new Cleanup(true, "cluster is being deleted; MemberRemove skipped");
-        }
-        if (AllLostRecourse.resetAsked(cluster)) { // no etcd left to remove this member from
-            return new Cleanup(
-                    true, "every member lost its data and the cluster is reset to empty; MemberRemove skipped");
-        }
-        List<URI> endpoints = new ArrayList<>(observer.voterEndpoints(member, cluster, true));
-        if (outlived) {
-            endpoints.addAll(Adopted.clientUrls(cluster));
-        }
-        if (endpoints.isEmpty()) {
-            boolean others =
-                    apiServer
-                            .members(
-                                    member.getMetadata().getNamespace(),
-                                    cluster.getMetadata().getName())
-                            .stream()
-                            .anyMatch(m -> !m.getMetadata()
-                                    .getName()
-                                    .equals(member.getMetadata().getName()));
-            return others
-                    ? new Cleanup(false, "no reachable voter to remove this member through")
-                    : new Cleanup(true, "last member; nothing to remove it from");
-        }
-        try (EtcdAdmin etcd = dialer.open(cluster, endpoints)) {
-            Optional<MemberId> id = memberId(member, etcd);
-            if (id.isEmpty()) {
-                return new Cleanup(true, "not in etcd's member list");
+        MemberObserver.Removal read = observer.removal(member);
+        RemovalStep step = MemberRemoval.next(read.facts());
+        if (step instanceof RemovalStep.AskEtcd) {
+            try (EtcdAdmin etcd = dialer.open(read.cluster(), read.endpoints())) {
+                step = MemberRemoval.next(read.facts(), new MemberRemoval.EtcdAnswer.Listed(etcd.members()));
+                if (step instanceof RemovalStep.RemoveFromEtcd remove) {
+                    return remove(etcd, read.cluster(), member, remove.id());
+                }
+            } catch (EtcdException.MemberNotFound e) {
+                return new Cleanup(true, "already removed");
+            } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
+                LOG.atWarn()
+                        .addKeyValue("member", member.getMetadata().getName())
+                        .addKeyValue("error", e.getMessage())
+                        .log("MemberRemove failed; will retry");
+                step = MemberRemoval.next(read.facts(), new MemberRemoval.EtcdAnswer.Unreachable(e.getMessage()));
             }
-            etcd.remove(id.get());
-            events.normal(
-                    cluster,
-                    Reason.MEMBER_REMOVED,
-                    "removed member " + member.getMetadata().getName() + " (" + id.get() + ") from etcd");
-            LOG.atInfo()
-                    .addKeyValue("member", member.getMetadata().getName())
-                    .addKeyValue("memberID", id.get())
-                    .log("removed member from etcd");
-            return new Cleanup(true, "removed");
-        } catch (EtcdException.MemberNotFound e) {
-            return new Cleanup(true, "already removed");
-        } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
-            LOG.atWarn()
-                    .addKeyValue("member", member.getMetadata().getName())
-                    .addKeyValue("error", e.getMessage())
-                    .log("MemberRemove failed; will retry");
-            return new Cleanup(false, e.getMessage());
         }
+        return switch (step) {
+            case RemovalStep.Release r -> new Cleanup(true, r.detail());
+            case RemovalStep.Hold h -> new Cleanup(false, h.detail());
+            case RemovalStep.AskEtcd a -> throw new IllegalStateException("asked etcd already");
+            case RemovalStep.RemoveFromEtcd r -> throw new IllegalStateException("removed already");
+        };
     }
 
-    private static Optional<MemberId> memberId(EtcdMember member, EtcdAdmin etcd) {
-        Membership membership = etcd.members();
-        String recorded = member.getStatus() == null ? null : member.getStatus().getMemberID();
-        if (recorded != null && !recorded.isBlank()) {
-            return membership.byId(MemberId.parse(recorded)).map(Member::id);
-        }
-        return membership
-                .entryOf(member.getMetadata().getName(), Names.peerUrl(member))
-                .map(Member::id);
+    private Cleanup remove(EtcdAdmin etcd, EtcdCluster cluster, EtcdMember member, MemberId id) {
+        etcd.remove(id);
+        events.normal(
+                cluster,
+                Reason.MEMBER_REMOVED,
+                "removed member " + member.getMetadata().getName() + " (" + id + ") from etcd");
+        LOG.atInfo()
+                .addKeyValue("member", member.getMetadata().getName())
+                .addKeyValue("memberID", id)
+                .log("removed member from etcd");
+        return new Cleanup(true, "removed");
     }
 }

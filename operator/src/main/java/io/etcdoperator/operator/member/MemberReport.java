@@ -167,7 +167,7 @@ final class MemberReport {
         if (cluster == null) {
             return Optional.of("cluster not found");
         }
-        List<URI> endpoints = observer.voterEndpoints(member, cluster, false);
+        List<URI> endpoints = observer.voterEndpoints(cluster);
         if (endpoints.isEmpty()) {
             endpoints = List.of(Names.clientUrl(member));
         }
