@@ -1,4 +1,4 @@
-package io.etcdoperator.localkube.node;
+package io.etcdoperator.localkube.scheduler;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;

@@ -1,4 +1,4 @@
-package io.etcdoperator.localkube.node;
+package io.etcdoperator.localkube.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

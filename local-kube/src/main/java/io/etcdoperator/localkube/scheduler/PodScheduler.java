@@ -1,4 +1,4 @@
-package io.etcdoperator.localkube.node;
+package io.etcdoperator.localkube.scheduler;
 
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -206,7 +208,8 @@ public final class PodScheduler implements AutoCloseable {
                 .withStatus("False")
                 .withReason("Unschedulable")
                 .withMessage(reason)
-                .withLastTransitionTime(KubeTime.format(Instant.now()))
+                .withLastTransitionTime(
+                        DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(ChronoUnit.SECONDS)))
                 .build();
         String patch = Serialization.asJson(
                 Map.of("metadata", Map.of("uid", uid), "status", Map.of("conditions", List.of(condition))));
