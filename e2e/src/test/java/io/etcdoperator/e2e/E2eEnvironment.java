@@ -151,12 +151,16 @@ public final class E2eEnvironment implements AutoCloseable {
         return env;
     }
 
-    /** The image from hack/image.sh (an OCI layout, tag dev), built once per test JVM, i.e. once per Maven run. */
+    /**
+     * The image from hack/image.sh (an OCI layout, tag dev), built once per test JVM into the JVM's own directory: the
+     * e2e forks run side by side, and each build starts by deleting its layout.
+     */
     private static Path buildImage() throws IOException, InterruptedException {
         Instant started = Instant.now();
         List<String> out = run(
                 WORK.resolve("image-build.log"),
-                List.of(ROOT.resolve("hack/image.sh").toString()));
+                List.of(ROOT.resolve("hack/image.sh").toString()),
+                Map.of("IMAGE_OUT", WORK.resolve("image").toString()));
         System.out.printf(
                 "e2e: operator image built in %d s%n",
                 Duration.between(started, Instant.now()).toSeconds());
