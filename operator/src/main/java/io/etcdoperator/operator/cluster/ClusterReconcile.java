@@ -175,6 +175,11 @@ public class ClusterReconcile {
         return memberObjects;
     }
 
+    /** Whether the cluster's next pass runs on the caches first (it ended converged, writing no TLS material). */
+    boolean settled(String namespace, String name) {
+        return pacing.settled(namespace + "/" + name);
+    }
+
     /** The caches once the cluster controller's informers exist (the member controller reads its Pods there too). */
     public Optional<KubeReads> caches() {
         return caches;
@@ -274,7 +279,10 @@ public class ClusterReconcile {
             if (shaping instanceof TlsWrite write) {
                 executor.issue(write, cluster, material.orElseThrow(), view.now());
                 wroteMaterial = true;
-                material = Optional.of(tls.observe(cluster, reads));
+                material = Optional.of(
+                        write instanceof TlsWrite.StampMaterial s
+                                ? material.get().stamped(s.member(), s.material())
+                                : tls.observe(cluster, reads));
                 view = view.with(material.get().view());
             } else {
                 view = view.with(executor.shape(shaping, cluster, view.objects()));

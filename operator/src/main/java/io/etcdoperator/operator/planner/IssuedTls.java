@@ -25,6 +25,19 @@ public record IssuedTls(
         this(ca, leaves, members, Optional.empty());
     }
 
+    /** The same observation once {@code member}'s EtcdMember is stamped with {@code material}. */
+    public IssuedTls stamped(String member, MemberMaterial material) {
+        return new IssuedTls(
+                ca,
+                leaves,
+                members.stream()
+                        .map(m -> m.name().equals(member)
+                                ? new ObservedTlsMember(m.name(), m.running(), m.healthy(), Optional.of(material))
+                                : m)
+                        .toList(),
+                renewalRequested);
+    }
+
     /** The earliest notAfter of the signing CA and the leaves: what expires first if renewals keep failing. */
     public Optional<Instant> earliestExpiry() {
         return certificates().map(ObservedCertificate::notAfter).min(Comparator.naturalOrder());

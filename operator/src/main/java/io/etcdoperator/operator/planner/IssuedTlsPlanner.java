@@ -2,6 +2,7 @@ package io.etcdoperator.operator.planner;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -100,7 +101,10 @@ public final class IssuedTlsPlanner {
                 return Optional.of(new TlsWrite.RenewLeaf(role, TlsWrite.RenewLeaf.Why.EXPIRING));
             }
         }
-        Optional<Instant> requested = observed.renewalRequested().filter(at -> !at.isAfter(now));
+        // certificates hold whole seconds: a leaf issued in the request's second serves it (else it renews forever)
+        Optional<Instant> requested = observed.renewalRequested()
+                .filter(at -> !at.isAfter(now))
+                .map(at -> at.truncatedTo(ChronoUnit.SECONDS));
         for (LeafRole role : LeafRole.values()) {
             if (requested.isPresent()
                     && issuedAt(observed.leaves().get(role).certificate()).isBefore(requested.get())) {

@@ -9,8 +9,8 @@ import java.util.Optional;
 public record ObservedTlsMember(
         String name, Optional<MemberMaterial> running, boolean healthy, Optional<MemberMaterial> stamped) {
 
-    /** Stamped with what it runs. */
-    public ObservedTlsMember(String name, Optional<MemberMaterial> running, boolean healthy) {
+    /** Stamped with what it runs (the TLS planner's tests; the observer always reads the stamp). */
+    ObservedTlsMember(String name, Optional<MemberMaterial> running, boolean healthy) {
         this(name, running, healthy, running);
     }
 }

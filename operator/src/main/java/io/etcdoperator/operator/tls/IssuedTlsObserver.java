@@ -36,7 +36,13 @@ import java.util.Optional;
 public final class IssuedTlsObserver {
 
     /** The planner's view, plus the Secrets the executor writes from. */
-    public record State(TlsNames names, IssuedTls view, Optional<Secret> caSecret, Map<LeafRole, Secret> leafSecrets) {}
+    public record State(TlsNames names, IssuedTls view, Optional<Secret> caSecret, Map<LeafRole, Secret> leafSecrets) {
+
+        /** After a stamp, which changes an EtcdMember and no Secret: nothing needs reading again. */
+        public State stamped(String member, MemberMaterial material) {
+            return new State(names, view.stamped(member, material), caSecret, leafSecrets);
+        }
+    }
 
     private final SecretReads secrets;
     private final String clusterDomain;

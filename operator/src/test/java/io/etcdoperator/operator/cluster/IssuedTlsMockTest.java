@@ -185,8 +185,21 @@ class IssuedTlsMockTest {
         converge(pass, "roll", 40);
         MemberMaterial before = current("roll");
         long rolledBefore = rolls("roll");
+        assertThat(pass.settled(NS, "roll"))
+                .as("converged: its next pass runs on the caches")
+                .isTrue();
 
         clock.advance(Duration.ofMinutes(150)); // past two thirds of a 3h leaf
+        pass.reconcile(NS, "roll");
+        assertThat(current("roll")).as("leaves renewed").isNotEqualTo(before);
+        assertThat(members("roll"))
+                .as("every member stamped with them in the same pass")
+                .allSatisfy(m -> assertThat(
+                                MemberMaterial.fromAnnotations(m.getMetadata().getAnnotations()))
+                        .contains(current("roll")));
+        assertThat(pass.settled(NS, "roll"))
+                .as("members were observed before their stamps: the next pass must see them on the API server")
+                .isFalse();
         int mostRestartedInOnePass = 0;
         for (int i = 0; i < 30; i++) {
             Map<String, String> uids = podUids("roll");

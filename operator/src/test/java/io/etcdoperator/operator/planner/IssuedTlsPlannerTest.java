@@ -110,6 +110,13 @@ class IssuedTlsPlannerTest {
                         new World().members("m0", "m1", "m2").renewalRequested(ISSUED),
                         new TlsStep.Converged(ISSUED.plus(Duration.ofDays(60)))),
                 Arguments.of(
+                        "renewal requested within the second the leaves were issued (ms given): served, converged",
+                        new World()
+                                .members("m0", "m1", "m2")
+                                .renewalRequested(ISSUED.plus(ObservedCertificate.BACKDATE)
+                                        .plusMillis(500)),
+                        new TlsStep.Converged(ISSUED.plus(Duration.ofDays(60)))),
+                Arguments.of(
                         "renewal requested for later: converged, recheck at that time",
                         new World().members("m0", "m1", "m2").renewalRequested(NOW.plus(Duration.ofHours(1))),
                         new TlsStep.Converged(NOW.plus(Duration.ofHours(1)))),
