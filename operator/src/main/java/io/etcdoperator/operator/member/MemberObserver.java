@@ -129,42 +129,49 @@ final class MemberObserver {
     /** What the finalizer decides on, with the cluster and the endpoints MemberRemove would go through. */
     record Removal(MemberRemoval.Facts facts, EtcdCluster cluster, List<URI> endpoints) {}
 
-    /** Reads the cluster, and its EtcdMembers (once) while it is there. */
+    /** The member and its cluster; the cluster's other EtcdMembers only once the planner asks ({@link #peers}). */
     Removal removal(EtcdMember member) {
-        String name = member.getMetadata().getName();
-        String recorded = member.getStatus() == null ? null : member.getStatus().getMemberID();
-        Optional<MemberId> id =
-                recorded == null || recorded.isBlank() ? Optional.empty() : Optional.of(MemberId.parse(recorded));
         EtcdCluster cluster = cluster(member);
-        if (cluster == null) {
-            var facts =
-                    new MemberRemoval.Facts(name, id, Names.peerUrl(member), false, false, false, false, false, false);
-            return new Removal(facts, null, List.of());
-        }
+        var facts = new MemberRemoval.Facts(
+                member.getMetadata().getName(),
+                recordedId(member),
+                Names.peerUrl(member),
+                cluster != null,
+                cluster != null && cluster.getMetadata().getDeletionTimestamp() != null,
+                cluster != null && Adopted.externalVoting(cluster),
+                cluster != null && AllLostRecourse.resetAsked(cluster),
+                Optional.empty());
+        return new Removal(facts, cluster, List.of());
+    }
+
+    /** The voters MemberRemove could go through (and an adopted etcd's own members), and whether others are left. */
+    Removal peers(Removal removal) {
+        MemberRemoval.Facts f = removal.facts();
+        EtcdCluster cluster = removal.cluster();
         List<EtcdMember> others =
                 apiServer
                         .members(
-                                member.getMetadata().getNamespace(),
+                                cluster.getMetadata().getNamespace(),
                                 cluster.getMetadata().getName())
                         .stream()
-                        .filter(m -> !m.getMetadata().getName().equals(name))
+                        .filter(m -> !m.getMetadata().getName().equals(f.member()))
                         .toList();
-        boolean external = Adopted.externalVoting(cluster);
         List<URI> endpoints = new ArrayList<>(EtcdMembers.voterEndpoints(others));
-        if (external) {
+        if (f.externalVoting()) {
             endpoints.addAll(Adopted.clientUrls(cluster));
         }
-        var facts = new MemberRemoval.Facts(
-                name,
-                id,
-                Names.peerUrl(member),
-                true,
-                cluster.getMetadata().getDeletionTimestamp() != null,
-                external,
-                AllLostRecourse.resetAsked(cluster),
-                !endpoints.isEmpty(),
-                !others.isEmpty());
-        return new Removal(facts, cluster, List.copyOf(endpoints));
+        var peers = new MemberRemoval.Peers(!endpoints.isEmpty(), !others.isEmpty());
+        return new Removal(f.withPeers(peers), cluster, List.copyOf(endpoints));
+    }
+
+    /** status.memberID; one that is not an id (the CRD does not pattern it) names nothing. */
+    private static Optional<MemberId> recordedId(EtcdMember member) {
+        String recorded = member.getStatus() == null ? null : member.getStatus().getMemberID();
+        try {
+            return recorded == null || recorded.isBlank() ? Optional.empty() : Optional.of(MemberId.parse(recorded));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     EtcdCluster cluster(EtcdMember member) {

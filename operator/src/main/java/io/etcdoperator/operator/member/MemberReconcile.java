@@ -173,6 +173,10 @@ public class MemberReconcile {
     public Cleanup cleanup(EtcdMember member) {
         MemberObserver.Removal read = observer.removal(member);
         RemovalStep step = MemberRemoval.next(read.facts());
+        if (step instanceof RemovalStep.ReadMembers) {
+            read = observer.peers(read);
+            step = MemberRemoval.next(read.facts());
+        }
         if (step instanceof RemovalStep.AskEtcd) {
             try (EtcdAdmin etcd = dialer.open(read.cluster(), read.endpoints())) {
                 step = MemberRemoval.next(read.facts(), new MemberRemoval.EtcdAnswer.Listed(etcd.members()));
@@ -192,6 +196,7 @@ public class MemberReconcile {
         return switch (step) {
             case RemovalStep.Release r -> new Cleanup(true, r.detail());
             case RemovalStep.Hold h -> new Cleanup(false, h.detail());
+            case RemovalStep.ReadMembers r -> throw new IllegalStateException("read the members already");
             case RemovalStep.AskEtcd a -> throw new IllegalStateException("asked etcd already");
             case RemovalStep.RemoveFromEtcd r -> throw new IllegalStateException("removed already");
         };

@@ -17,7 +17,7 @@ public final class MemberRemoval {
     /**
      * The deleted member and its cluster. {@code recordedId}: status.memberID, which names the entry even if the name
      * or peer URL changed; {@code externalVoting}: an adopted etcd's own members still vote (they outlive the cluster);
-     * {@code dialable}: a voter other than this member, or such an external member, to send MemberRemove through.
+     * {@code peers}: read only when the cluster's state leaves the decision to them.
      */
     public record Facts(
             String member,
@@ -27,8 +27,26 @@ public final class MemberRemoval {
             boolean clusterDeleting,
             boolean externalVoting,
             boolean resetAsked,
-            boolean dialable,
-            boolean othersExist) {}
+            Optional<Peers> peers) {
+
+        public Facts withPeers(Peers read) {
+            return new Facts(
+                    member,
+                    recordedId,
+                    peerUrl,
+                    clusterPresent,
+                    clusterDeleting,
+                    externalVoting,
+                    resetAsked,
+                    Optional.of(read));
+        }
+    }
+
+    /**
+     * The cluster's other EtcdMembers: {@code dialable}, a voter among them (or an adopted etcd's own member) to send
+     * MemberRemove through; {@code othersExist}, any member besides this one.
+     */
+    public record Peers(boolean dialable, boolean othersExist) {}
 
     /** What etcd answered when asked for its member list. */
     public sealed interface EtcdAnswer {
@@ -45,6 +63,9 @@ public final class MemberRemoval {
         /** The member may still be listed by a voter that does not answer: keep the finalizer, look again. */
         record Hold(String detail) implements RemovalStep {}
 
+        /** Read the cluster's other EtcdMembers into {@link Facts#peers}, then decide again. */
+        record ReadMembers() implements RemovalStep {}
+
         /** Dial a voter and read etcd's member list; then decide with {@link #next(Facts, EtcdAnswer)}. */
         record AskEtcd() implements RemovalStep {}
 
@@ -60,8 +81,11 @@ public final class MemberRemoval {
             return new RemovalStep.Release(
                     "every member lost its data and the cluster is reset to empty; MemberRemove skipped");
         }
-        if (!f.dialable()) {
-            return f.othersExist()
+        if (f.peers().isEmpty()) {
+            return new RemovalStep.ReadMembers();
+        }
+        if (!f.peers().get().dialable()) {
+            return f.peers().get().othersExist()
                     ? new RemovalStep.Hold("no reachable voter to remove this member through")
                     : new RemovalStep.Release("last member; nothing to remove it from");
         }

@@ -8,6 +8,7 @@ import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.planner.MemberRemoval.EtcdAnswer;
 import io.etcdoperator.operator.planner.MemberRemoval.Facts;
+import io.etcdoperator.operator.planner.MemberRemoval.Peers;
 import io.etcdoperator.operator.planner.MemberRemoval.RemovalStep;
 import java.net.URI;
 import java.util.List;
@@ -22,21 +23,25 @@ class MemberRemovalTest {
 
     /** A live cluster with another voter to dial, and no id recorded for the member. */
     private static Facts live() {
-        return new Facts("demo-a", Optional.empty(), PEER, true, false, false, false, true, true);
+        return cluster(Optional.empty(), false, false).withPeers(new Peers(true, true));
+    }
+
+    private static Facts cluster(Optional<MemberId> recorded, boolean deleting, boolean externalVoting) {
+        return new Facts("demo-a", recorded, PEER, true, deleting, externalVoting, false, Optional.empty());
     }
 
     private static Facts with(
             Facts f, boolean clusterDeleting, boolean externalVoting, boolean dialable, boolean others) {
         return new Facts(
-                f.member(),
-                f.recordedId(),
-                f.peerUrl(),
-                f.clusterPresent(),
-                clusterDeleting,
-                externalVoting,
-                f.resetAsked(),
-                dialable,
-                others);
+                        f.member(),
+                        f.recordedId(),
+                        f.peerUrl(),
+                        f.clusterPresent(),
+                        clusterDeleting,
+                        externalVoting,
+                        f.resetAsked(),
+                        Optional.empty())
+                .withPeers(new Peers(dialable, others));
     }
 
     private static EtcdAnswer listing(Member... members) {
@@ -48,9 +53,15 @@ class MemberRemovalTest {
     }
 
     @Test
-    void aClusterGoneOrBeingDeletedReleasesWithoutAskingEtcd() {
-        Facts gone = new Facts("demo-a", Optional.empty(), PEER, false, false, false, false, false, false);
+    void aClusterGoneOrBeingDeletedReleasesWithoutReadingItsMembersOrAskingEtcd() {
+        Facts gone = new Facts("demo-a", Optional.empty(), PEER, false, false, false, false, Optional.empty());
         assertThat(MemberRemoval.next(gone)).isInstanceOf(RemovalStep.Release.class);
+        assertThat(MemberRemoval.next(cluster(Optional.empty(), true, false)))
+                .isEqualTo(new RemovalStep.Release("cluster is being deleted; MemberRemove skipped"));
+        assertThat(MemberRemoval.next(cluster(Optional.empty(), false, false)))
+                .as("a live cluster: its members decide next")
+                .isEqualTo(new RemovalStep.ReadMembers());
+        assertThat(MemberRemoval.next(cluster(Optional.empty(), true, true))).isEqualTo(new RemovalStep.ReadMembers());
         assertThat(MemberRemoval.next(with(live(), true, false, true, true)))
                 .isEqualTo(new RemovalStep.Release("cluster is being deleted; MemberRemove skipped"));
         assertThat(MemberRemoval.next(with(live(), true, true, true, true)))
@@ -60,7 +71,7 @@ class MemberRemovalTest {
 
     @Test
     void aClusterResetToEmptyHasNoEtcdToRemoveFrom() {
-        Facts reset = new Facts("demo-a", Optional.empty(), PEER, true, false, false, true, true, true);
+        Facts reset = new Facts("demo-a", Optional.empty(), PEER, true, false, false, true, Optional.empty());
         assertThat(MemberRemoval.next(reset)).isInstanceOf(RemovalStep.Release.class);
     }
 
@@ -89,7 +100,7 @@ class MemberRemovalTest {
 
     @Test
     void aRecordedIdNamesTheEntryAndNothingElseDoes() {
-        Facts recorded = new Facts("demo-a", Optional.of(ID), PEER, true, false, false, false, true, true);
+        Facts recorded = cluster(Optional.of(ID), false, false).withPeers(new Peers(true, true));
         assertThat(MemberRemoval.next(
                         recorded, listing(entry("00000000000000aa", "renamed", URI.create("https://x:2380")))))
                 .isEqualTo(new RemovalStep.RemoveFromEtcd(ID));
