@@ -43,8 +43,6 @@ class SourceRulesTest {
     private static final Map<String, Integer> LONG_METHODS = Map.ofEntries(
             Map.entry(OPERATOR + "Main.java#call", 67),
             Map.entry(OPERATOR + "cluster/ClusterObserver.java#observe", 74),
-            Map.entry(OPERATOR + "cluster/MaintenanceSteps.java#defragment", 61),
-            Map.entry(OPERATOR + "defrag/DefragScheduleReconcile.java#reconcile", 61),
             Map.entry(OPERATOR + "planner/ClusterPlanner.java#next", 93),
             Map.entry(OPERATOR + "resources/MemberPods.java#template", 63),
             Map.entry(OPERATOR + "snapshot/ScheduleReconcile.java#reconcile", 73),

@@ -99,17 +99,7 @@ final class MaintenanceSteps {
                 observation.cluster().byName(s.member()).flatMap(ObservedMember::endpoint);
         long before = observed.map(EndpointStatus::dbSize).orElse(0L);
         if (s.run().isEmpty()) {
-            Compaction compaction = etcd.compact();
-            if (!compaction.alreadyCompacted()) {
-                events.normal(
-                        cluster,
-                        Reason.KEYSPACE_COMPACTED,
-                        "NOSPACE: compacted the keyspace to revision " + compaction.revision());
-                LOG.atInfo()
-                        .addKeyValue("cluster", cluster.getMetadata().getName())
-                        .addKeyValue("revision", compaction.revision())
-                        .log("compacted before defragment");
-            }
+            compactFirst(cluster, etcd);
         }
         Instant started = clock.instant();
         try {
@@ -152,6 +142,21 @@ final class MaintenanceSteps {
                 .addKeyValue("millis", millis)
                 .log("defragmented");
         return Outcome.of(s.reason(), message, StepExecutor.SOON);
+    }
+
+    /** A NOSPACE recovery compacts first: defragmenting frees only what compaction released. */
+    private void compactFirst(EtcdCluster cluster, EtcdAdmin etcd) {
+        Compaction compaction = etcd.compact();
+        if (!compaction.alreadyCompacted()) {
+            events.normal(
+                    cluster,
+                    Reason.KEYSPACE_COMPACTED,
+                    "NOSPACE: compacted the keyspace to revision " + compaction.revision());
+            LOG.atInfo()
+                    .addKeyValue("cluster", cluster.getMetadata().getName())
+                    .addKeyValue("revision", compaction.revision())
+                    .log("compacted before defragment");
+        }
     }
 
     /** Counts the attempt; the member fails for good after {@link DefragRun#MAX_ATTEMPTS}. */

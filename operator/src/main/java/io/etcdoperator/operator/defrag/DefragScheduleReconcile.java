@@ -104,17 +104,22 @@ public class DefragScheduleReconcile {
                     "the previous defrag has not finished; skipping the firing at "
                             + decision.slot().get());
         }
-        for (String pruned : decision.prune()) {
-            client.resources(EtcdDefrag.class)
-                    .inNamespace(namespace)
-                    .withName(pruned)
-                    .delete();
-            owned.removeIf(d -> d.getMetadata().getName().equals(pruned));
-        }
+        prune(namespace, decision.prune(), owned);
         Reason reason = suspended ? Reason.SUSPENDED : Reason.SCHEDULED;
         String message = suspended ? "suspended; no defrags are created" : "next defrag at " + decision.nextFiring();
         writeStatus(schedule, status(schedule, owned, decision.slot(), reason, message, now));
         return Optional.of(decision.recheck());
+    }
+
+    /** The finished runs beyond the history limit go; {@code owned} then lists what is left. */
+    private void prune(String namespace, List<String> pruned, List<EtcdDefrag> owned) {
+        for (String name : pruned) {
+            client.resources(EtcdDefrag.class)
+                    .inNamespace(namespace)
+                    .withName(name)
+                    .delete();
+            owned.removeIf(d -> d.getMetadata().getName().equals(name));
+        }
     }
 
     private List<EtcdDefrag> runs(EtcdDefragSchedule schedule) {
