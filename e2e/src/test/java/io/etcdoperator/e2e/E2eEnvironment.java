@@ -30,9 +30,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One local Kubernetes (control plane + 3 simulated nodes) with the CRDs installed and the operator running, shared
- * by every end-to-end test of a run. Each test works in its own namespace.
+ * by every end-to-end test of a test JVM (two run side by side, e2e/pom.xml). Each test works in its own namespace.
  *
- * <p>By default the operator runs as users run it: hack/image.sh builds its image once per run, the chart installs it
+ * <p>By default the operator runs as users run it: hack/image.sh builds its image once per JVM, the chart installs it
  * (Deployment etcd-operator in etcd-operator-system: in-cluster config, leader election, probes), and a node runs it
  * in a runc container; snapshot Jobs and restore init containers run that same image. With
  * {@code -De2e.operator=host}, or for a test that calls {@link #useHostOperator()}, it is a JVM on the host.

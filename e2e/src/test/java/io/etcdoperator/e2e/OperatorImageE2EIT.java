@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * library of ours for the PKI, never meant as a provider) cost 634 classes and tens of MiB of heap that way
  * (hack/image.sh). netty's ALPN wrapper instantiated the provider on the first TLS dial to etcd whenever its class
  * was on the class path; the image's bcprov goes without it (docs/benchmarks.md). The operator that ran the earlier
- * test classes (TLS and auth clusters among them in the full run) is checked first, then a freshly started one.
+ * test classes of this JVM (TLS and auth clusters among them when they ran in it) is checked first, then a freshly
+ * started one.
  */
 @ExtendWith(LocalKubernetesExtension.class)
 class OperatorImageE2EIT {
