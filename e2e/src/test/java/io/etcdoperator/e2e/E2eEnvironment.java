@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One local Kubernetes (control plane + 3 simulated nodes) with the CRDs installed and the operator running, shared
- * by every end-to-end test of a test JVM (two run side by side, e2e/pom.xml). Each test works in its own namespace.
+ * by every end-to-end test of a test JVM (-De2e.forks=2 runs two side by side). Each test works in its own namespace.
  *
  * <p>By default the operator runs as users run it: hack/image.sh builds its image once per JVM, the chart installs it
  * (Deployment etcd-operator in etcd-operator-system: in-cluster config, leader election, probes), and a node runs it
