@@ -222,17 +222,20 @@ public class ClusterReconcile {
         boolean latched = status.getObserved() != null && status.getClusterToken() != null;
         List<Refusal> named =
                 NameRules.check(name).stream().map(Refusal::invalid).toList();
-        Optional<Step> admission = planner.admit(
-                new Admission(named, CertManagerGate.blocks(cluster, certManagerInstalled), latched, refusals));
+        Optional<Step> admission = planner.admit(new Admission(
+                named,
+                CertManagerGate.blocks(cluster, certManagerInstalled),
+                latched,
+                refusals,
+                Refusals.takenOverTarget(cluster.getSpec(), status)));
         if (admission.isPresent()) {
             CachePass.needsApiServer("admission " + admission.get().getClass().getSimpleName());
             if (!report.admit(cluster, before, admission.get(), now)) {
                 return Optional.empty(); // only an operator restart or a new spec can change this
             }
-            // the target is latched and written: this pass goes on to the seed's step (a pass later cost about 0.5 s)
+            // the target is latched and written: this pass goes on (to the seed's step; a pass later cost about 0.5 s)
             before = client.getKubernetesSerialization().clone(status);
         }
-        Refusals.adoptImmutables(cluster.getSpec(), status);
         try {
             Optional<IssuedTlsObserver.State> material =
                     IssuedTlsObserver.applies(cluster) ? Optional.of(tls.observe(cluster, reads)) : Optional.empty();

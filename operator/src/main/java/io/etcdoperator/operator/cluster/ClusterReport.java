@@ -59,16 +59,29 @@ final class ClusterReport implements ClusterMemory {
 
     /**
      * Carries out the planner's admission step and writes it; true when the pass goes on (the first target was
-     * latched), false when nothing else happens (cert-manager missing, the first spec refused).
+     * latched, or a taken-over cluster's tls, auth and bootstrap), false when nothing else happens (cert-manager
+     * missing, the first spec refused).
      */
     boolean admit(EtcdCluster cluster, EtcdClusterStatus before, Step admission, Instant now) {
         switch (admission) {
             case Step.AwaitCertManager gate -> blocked(cluster, before, gate.reason(), now);
             case Step.RefuseSpec refused -> refused(cluster, before, refused.refusals(), now);
             case Step.LatchTarget latch -> firstTarget(cluster, before, now);
+            case Step.AdoptImmutables adopt -> adopt(cluster, before, adopt);
             default -> throw new IllegalArgumentException(admission + " is not an admission step");
         }
-        return admission instanceof Step.LatchTarget;
+        return admission instanceof Step.LatchTarget || admission instanceof Step.AdoptImmutables;
+    }
+
+    /** A cluster taken over from cozystack's operator: its target gains the spec's tls, auth and bootstrap, once. */
+    private void adopt(EtcdCluster cluster, EtcdClusterStatus before, Step.AdoptImmutables adopt) {
+        cluster.getStatus().setObserved(adopt.target());
+        write(cluster, before);
+        events.normal(cluster, adopt.reason(), adopt.reason().description());
+        LOG.atInfo()
+                .addKeyValue("cluster", cluster.getMetadata().getName())
+                .addKeyValue("reason", adopt.reason().reason())
+                .log(adopt.reason().description());
     }
 
     /** cert-manager is asked for but absent: say so and touch nothing, not even the Certificate API. */

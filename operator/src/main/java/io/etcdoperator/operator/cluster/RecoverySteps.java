@@ -5,7 +5,7 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.events.EventRecorder;
-import io.etcdoperator.operator.planner.Step;
+import io.etcdoperator.operator.planner.QuorumLossSteps;
 import io.etcdoperator.operator.reason.Reason;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -41,7 +41,7 @@ final class RecoverySteps {
         this.lease = lease;
     }
 
-    Outcome start(EtcdCluster cluster, Step.StartQuorumRecovery s) {
+    Outcome start(EtcdCluster cluster, QuorumLossSteps.StartQuorumRecovery s) {
         recordRecoverySource(cluster, s.survivor());
         return warn(
                 cluster,
@@ -52,7 +52,7 @@ final class RecoverySteps {
                         + EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + ")");
     }
 
-    Outcome force(EtcdCluster cluster, Step.ForceNewCluster s) {
+    Outcome force(EtcdCluster cluster, QuorumLossSteps.ForceNewCluster s) {
         markForceNewCluster(cluster, s.member(), clock.instant().toString()); // when: a cut before the restart shows
         lease.ensureHeld();
         if (s.inPlace()) { // a new Pod would empty the tmpfs: etcd-guard restarts etcd in this one
@@ -70,7 +70,7 @@ final class RecoverySteps {
                         + "member will be discarded and join again as a learner");
     }
 
-    Outcome discard(EtcdCluster cluster, Step.DiscardMembers s, ClusterObserver.Observation observation) {
+    Outcome discard(EtcdCluster cluster, QuorumLossSteps.DiscardMembers s, ClusterObserver.Observation observation) {
         releaseAndDelete(cluster, s.members(), observation);
         return warn(
                 cluster,
@@ -82,7 +82,7 @@ final class RecoverySteps {
                         + ") and new members join as learners");
     }
 
-    Outcome end(EtcdCluster cluster, Step.EndForceNewCluster s) {
+    Outcome end(EtcdCluster cluster, QuorumLossSteps.EndForceNewCluster s) {
         markForceNewCluster(cluster, s.member(), null);
         lease.ensureHeld();
         if (s.inPlace()) {
@@ -100,7 +100,7 @@ final class RecoverySteps {
                         + "new members join as learners");
     }
 
-    Outcome clear(EtcdCluster cluster, Step.ClearRecoveryRequest s) {
+    Outcome clear(EtcdCluster cluster, QuorumLossSteps.ClearRecoveryRequest s) {
         recordRecoverySource(cluster, null);
         return normal(
                 cluster,
@@ -109,7 +109,8 @@ final class RecoverySteps {
                         + EtcdOperatorApi.ANNOTATION_FORCE_NEW_CLUSTER_FROM + " consumed");
     }
 
-    Outcome releaseAll(EtcdCluster cluster, Step.ReleaseAllMembers s, ClusterObserver.Observation observation) {
+    Outcome releaseAll(
+            EtcdCluster cluster, QuorumLossSteps.ReleaseAllMembers s, ClusterObserver.Observation observation) {
         releaseAndDelete(cluster, s.members(), observation);
         return warn(
                 cluster,
@@ -121,7 +122,7 @@ final class RecoverySteps {
                         + "and kept: " + RetainedVolumes.HOW_TO_FIND + ") before an empty cluster is bootstrapped");
     }
 
-    Outcome forget(EtcdCluster cluster, Step.ForgetCluster s) {
+    Outcome forget(EtcdCluster cluster, QuorumLossSteps.ForgetCluster s) {
         String message = "etcd cluster " + s.lost() + " forgotten (its data was lost); bootstrapping an empty cluster "
                 + "from a new seed";
         warn(cluster, s.reason(), s.lost().toString(), message);

@@ -8,12 +8,12 @@ import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.operator.defrag.DefragRuns;
 import io.etcdoperator.operator.events.EventRecorder;
-import io.etcdoperator.operator.planner.AdoptionSteps;
 import io.etcdoperator.operator.planner.EtcdView;
 import io.etcdoperator.operator.planner.InitialCluster;
 import io.etcdoperator.operator.planner.MemberMaterial;
 import io.etcdoperator.operator.planner.ObjectSteps;
 import io.etcdoperator.operator.planner.OwnedObjects;
+import io.etcdoperator.operator.planner.QuorumLossSteps;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.planner.TlsWrite;
 import io.etcdoperator.operator.reads.SecretReads;
@@ -139,7 +139,8 @@ public class StepExecutor {
                     .addKeyValue("step", step.getClass().getSimpleName())
                     .addKeyValue("error", e.getMessage())
                     .log("etcd refused the step; will retry");
-            return Outcome.of(refused(step), step.reason().reason() + " refused by etcd: " + e.getMessage(), ETCD_GATE);
+            return Outcome.of(
+                    step.refusal(), step.reason().reason() + " refused by etcd: " + e.getMessage(), ETCD_GATE);
         }
     }
 
@@ -168,13 +169,13 @@ public class StepExecutor {
             case Step.ReplaceUnrunnableMember s -> replacement.unrunnable(cluster, s, observation);
             case Step.ForceDeletePod s -> replacement.forceDeletePod(cluster, s);
             case Step.RemoveOrphan s -> membership.removeOrphan(cluster, s, etcd.orElseThrow());
-            case Step.StartQuorumRecovery s -> recovery.start(cluster, s);
-            case Step.ForceNewCluster s -> recovery.force(cluster, s);
-            case Step.DiscardMembers s -> recovery.discard(cluster, s, observation);
-            case Step.EndForceNewCluster s -> recovery.end(cluster, s);
-            case Step.ClearRecoveryRequest s -> recovery.clear(cluster, s);
-            case Step.ReleaseAllMembers s -> recovery.releaseAll(cluster, s, observation);
-            case Step.ForgetCluster s -> recovery.forget(cluster, s);
+            case QuorumLossSteps.StartQuorumRecovery s -> recovery.start(cluster, s);
+            case QuorumLossSteps.ForceNewCluster s -> recovery.force(cluster, s);
+            case QuorumLossSteps.DiscardMembers s -> recovery.discard(cluster, s, observation);
+            case QuorumLossSteps.EndForceNewCluster s -> recovery.end(cluster, s);
+            case QuorumLossSteps.ClearRecoveryRequest s -> recovery.clear(cluster, s);
+            case QuorumLossSteps.ReleaseAllMembers s -> recovery.releaseAll(cluster, s, observation);
+            case QuorumLossSteps.ForgetCluster s -> recovery.forget(cluster, s);
             case Step.Pause s -> dormant(cluster, s.member(), true, s.reason());
             case Step.Wake s -> dormant(cluster, s.member(), false, s.reason());
             case Step.RestartMember s -> restart(cluster, s, observation);
@@ -368,17 +369,6 @@ public class StepExecutor {
         return personal
                 ? Outcome.problem(w.reason(), w.detail(), w.recheck())
                 : Outcome.of(w.reason(), w.detail(), w.recheck());
-    }
-
-    /** The reason of a step etcd refused: a membership change's, or any other call's (a leader move, a defragment). */
-    static Reason refused(Step step) {
-        return step instanceof Step.CreateMember
-                        || step instanceof Step.AddLearner
-                        || step instanceof Step.PromoteLearner
-                        || step instanceof Step.RemoveOrphan
-                        || step instanceof AdoptionSteps.RemoveExternal
-                ? Reason.MEMBERSHIP_CHANGE_REFUSED
-                : Reason.ETCD_CALL_FAILED;
     }
 
     private Outcome changed(EtcdCluster cluster, Reason reason, String message) {

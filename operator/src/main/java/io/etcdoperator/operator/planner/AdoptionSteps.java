@@ -31,7 +31,7 @@ public final class AdoptionSteps {
     }
 
     /** MemberRemove of one external member, asked for by a person, quorum-gated. */
-    public record RemoveExternal(MemberId id, String name, int left) implements Step.Adopting {
+    public record RemoveExternal(MemberId id, String name, int left) implements Step.Adopting, Step.MembershipChange {
         public Reason reason() {
             return Reason.EXTERNAL_MEMBER_REMOVED;
         }

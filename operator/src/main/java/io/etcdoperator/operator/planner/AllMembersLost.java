@@ -24,13 +24,14 @@ final class AllMembersLost {
                 .sorted()
                 .toList();
         if (!members.isEmpty()) {
-            return Optional.of(new Step.ReleaseAllMembers(members));
+            return Optional.of(new QuorumLossSteps.ReleaseAllMembers(members));
         }
         if (observed.anyDeleting()) {
             return Optional.of(new Step.Wait(
                     Reason.ALL_MEMBERS_LOST, "released members are being deleted", ClusterPlanner.MEDIUM));
         }
-        return Optional.of(new Step.ForgetCluster(observed.clusterId().orElseThrow()));
+        return Optional.of(
+                new QuorumLossSteps.ForgetCluster(observed.clusterId().orElseThrow()));
     }
 
     static String message(ObservedCluster observed, List<String> lost) {

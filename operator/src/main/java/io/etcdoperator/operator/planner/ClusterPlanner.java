@@ -51,8 +51,8 @@ public final class ClusterPlanner {
 
     /**
      * Before anything is observed: a name no object can be named after (refused for good, latched or not), the
-     * cert-manager gate, then the first target (or the refusal of the first spec). Empty: a target is latched, observe
-     * and ask {@link #next(ClusterView)}.
+     * cert-manager gate, then the first target (or the refusal of the first spec), or a taken-over cluster's tls,
+     * auth and bootstrap. Empty: a target is latched, observe and ask {@link #next(ClusterView)}.
      */
     public Optional<Step> admit(Admission admission) {
         if (!admission.nameRefusals().isEmpty()) {
@@ -62,7 +62,7 @@ public final class ClusterPlanner {
             return Optional.of(new Step.AwaitCertManager());
         }
         if (admission.targetLatched()) {
-            return Optional.empty();
+            return admission.takenOverTarget().map(Step.AdoptImmutables::new);
         }
         return Optional.of(
                 admission.refusals().isEmpty()

@@ -52,7 +52,7 @@ final class QuorumLoss {
             return finished(observed, survivor.get()).or(() -> start(observed, survivor.get()));
         }
         if (!recovery.carriedOut()) {
-            return Optional.of(new Step.ForceNewCluster(
+            return Optional.of(new QuorumLossSteps.ForceNewCluster(
                     survivor.get().name(), survivor.get().memory())); // cut short
         }
         if (!(observed.etcd() instanceof EtcdView.Reached reached)) {
@@ -80,15 +80,15 @@ final class QuorumLoss {
                 .sorted(Comparator.comparing(ObservedMember::name))
                 .toList();
         if (!others.isEmpty()) {
-            return Optional.of(new Step.DiscardMembers(
+            return Optional.of(new QuorumLossSteps.DiscardMembers(
                     others.stream().map(ObservedMember::name).toList(), recovery.from()));
         }
         if (observed.anyDeleting()) {
             return Optional.of(new Step.Wait(
                     Reason.QUORUM_RECOVERY, "discarded members are being deleted", ClusterPlanner.MEDIUM));
         }
-        return Optional.of(
-                new Step.EndForceNewCluster(recovery.from(), survivor.get().memory()));
+        return Optional.of(new QuorumLossSteps.EndForceNewCluster(
+                recovery.from(), survivor.get().memory()));
     }
 
     /**
@@ -131,7 +131,7 @@ final class QuorumLoss {
                             + "(a memory member restarts in place only behind etcd-guard; docs/operations.md)",
                     ClusterPlanner.LONG));
         }
-        return Optional.of(new Step.StartQuorumRecovery(survivor.name(), lost));
+        return Optional.of(new QuorumLossSteps.StartQuorumRecovery(survivor.name(), lost));
     }
 
     /** Not ready and showing a sign of lost data that would be proof once confirmed (a WAL-less start never is). */
@@ -164,7 +164,7 @@ final class QuorumLoss {
         if (!survivor.hasPod()) {
             return refuse(survivor.name() + " has no Pod; its volume must be attached to restart from it");
         }
-        return Optional.of(new Step.ForceNewCluster(survivor.name(), survivor.memory()));
+        return Optional.of(new QuorumLossSteps.ForceNewCluster(survivor.name(), survivor.memory()));
     }
 
     /**
@@ -179,9 +179,9 @@ final class QuorumLoss {
             return Optional.empty();
         }
         if (!survivor.memory() && survivor.outdated().isPresent()) {
-            return Optional.of(new Step.EndForceNewCluster(survivor.name(), false));
+            return Optional.of(new QuorumLossSteps.EndForceNewCluster(survivor.name(), false));
         }
-        return Optional.of(new Step.ClearRecoveryRequest(survivor.name()));
+        return Optional.of(new QuorumLossSteps.ClearRecoveryRequest(survivor.name()));
     }
 
     private static Optional<Step> refuse(String why) {

@@ -36,12 +36,13 @@ public final class Refusals {
 
     /**
      * Clusters taken over from cozystack's operator have no tls, auth or bootstrap in status.observed (it does not
-     * latch them): take them from the spec once. Ours always reported a running version by then, theirs never does.
+     * latch them): the target with those from the spec, to latch once. Ours always reported a running version by
+     * then, theirs never does.
      */
-    public static void adoptImmutables(EtcdClusterSpec spec, EtcdClusterStatus status) {
-        if (takenOver(status)) {
-            status.setObserved(withImmutablesFrom(spec, status.getObserved(), status));
-        }
+    public static Optional<ObservedClusterSpec> takenOverTarget(EtcdClusterSpec spec, EtcdClusterStatus status) {
+        return takenOver(status)
+                ? Optional.of(withImmutablesFrom(spec, status.getObserved(), status))
+                : Optional.empty();
     }
 
     private static ObservedClusterSpec withImmutablesFrom(

@@ -1,5 +1,6 @@
 package io.etcdoperator.operator.planner;
 
+import io.etcdoperator.api.v1alpha2.ObservedClusterSpec;
 import io.etcdoperator.etcd.Alarm;
 import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.MemberId;
@@ -18,6 +19,20 @@ public sealed interface Step {
     /** The member whose etcd this step stops, so that the pass taking it does not report that member ready. */
     default Optional<String> stops() {
         return Optional.empty();
+    }
+
+    /** The reason a pass gives when etcd refuses this step's call (a leader move, a defragment, auth). */
+    default Reason refusal() {
+        return Reason.ETCD_CALL_FAILED;
+    }
+
+    /** A change to etcd's member list: etcd refusing one (no quorum, a learner in flight) has a reason of its own. */
+    sealed interface MembershipChange extends Step
+            permits CreateMember, AddLearner, PromoteLearner, RemoveOrphan, AdoptionSteps.RemoveExternal {
+        @Override
+        default Reason refusal() {
+            return Reason.MEMBERSHIP_CHANGE_REFUSED;
+        }
     }
 
     /** Create the one seed EtcdMember (bootstrap=true, initial cluster still empty). */
@@ -45,7 +60,7 @@ public sealed interface Step {
      * Create a new EtcdMember (pending: empty initial cluster) for scale-up; with {@code addAtOnce} (no learner in
      * flight), MemberAddAsLearner for it in the same step, its initial cluster those peers plus itself.
      */
-    record CreateMember(Optional<InitialCluster.Peers> addAtOnce) implements Step {
+    record CreateMember(Optional<InitialCluster.Peers> addAtOnce) implements MembershipChange {
         public CreateMember() {
             this(Optional.empty());
         }
@@ -56,7 +71,7 @@ public sealed interface Step {
     }
 
     /** MemberAddAsLearner, then the member may start at once with {@code initialCluster} (etcd's list plus itself). */
-    record AddLearner(String member, URI peerUrl, String initialCluster) implements Step {
+    record AddLearner(String member, URI peerUrl, String initialCluster) implements MembershipChange {
         public Reason reason() {
             return Reason.LEARNER_ADDED;
         }
@@ -73,7 +88,7 @@ public sealed interface Step {
      * MemberPromote, sent to {@code leader}'s member when this pass saw one (only the leader decides); etcd refuses while
      * the learner lags, which the executor reports as LearnerCatchingUp.
      */
-    record PromoteLearner(String member, MemberId id, Optional<String> leader) implements Step {
+    record PromoteLearner(String member, MemberId id, Optional<String> leader) implements MembershipChange {
         public PromoteLearner(String member, MemberId id) {
             this(member, id, Optional.empty());
         }
@@ -98,7 +113,7 @@ public sealed interface Step {
     }
 
     /** MemberRemove for an etcd member that no EtcdMember of this cluster accounts for. */
-    record RemoveOrphan(MemberId id, String name) implements Step {
+    record RemoveOrphan(MemberId id, String name) implements MembershipChange {
         public Reason reason() {
             return Reason.ORPHAN_REMOVED;
         }
@@ -237,78 +252,6 @@ public sealed interface Step {
         }
     }
 
-    /**
-     * Quorum recovery nobody asked for: the majority lost its data and {@code survivor} is the only voter left. Recorded
-     * as the force-new-cluster-from annotation, so the steps that follow are the ones a person's request takes.
-     */
-    record StartQuorumRecovery(String survivor, List<String> lost) implements Step {
-        public Reason reason() {
-            return Reason.QUORUM_RECOVERY;
-        }
-    }
-
-    /**
-     * Quorum recovery: mark the chosen member for one start with --force-new-cluster and restart its Pod; {@code
-     * inPlace} (a memory member): its Pod is kept and etcd-guard restarts etcd in it when the Pod's annotation asks.
-     */
-    record ForceNewCluster(String member, boolean inPlace) implements Step {
-        public ForceNewCluster(String member) {
-            this(member, false);
-        }
-
-        public Reason reason() {
-            return Reason.QUORUM_RECOVERY;
-        }
-
-        @Override
-        public Optional<String> stops() {
-            return Optional.of(member); // its Pod is deleted, or its guard restarts etcd in it
-        }
-    }
-
-    /**
-     * Quorum recovery: delete every member the forced cluster dropped, together (etcd already removed them; their Pods
-     * and stale volumes go, and their finalizers can reach only the survivor).
-     */
-    record DiscardMembers(List<String> members, String survivor) implements Step {
-        public Reason reason() {
-            return Reason.QUORUM_RECOVERY;
-        }
-    }
-
-    /** Quorum recovery done: the survivor restarts without the flag and the annotation goes; scale-up follows. */
-    record EndForceNewCluster(String member, boolean inPlace) implements Step {
-        public EndForceNewCluster(String member) {
-            this(member, false);
-        }
-
-        public Reason reason() {
-            return Reason.QUORUM_RECOVERED;
-        }
-
-        @Override
-        public Optional<String> stops() {
-            return inPlace ? Optional.empty() : Optional.of(member); // in place, etcd keeps running
-        }
-    }
-
-    /**
-     * Every member lost its data and a person asked for an empty cluster: release the members' volumes (kept, no
-     * owner) and delete the EtcdMembers together; their finalizers skip MemberRemove, there is no etcd left to ask.
-     */
-    record ReleaseAllMembers(List<String> members) implements Step {
-        public Reason reason() {
-            return Reason.CLUSTER_RESET;
-        }
-    }
-
-    /** The lost cluster's id is unlatched: the next pass bootstraps an empty cluster from a new seed. */
-    record ForgetCluster(ClusterId lost) implements Step {
-        public Reason reason() {
-            return Reason.CLUSTER_RESET;
-        }
-    }
-
     /** The operator records the root password etcd has (the user's, which it just dialled with) as its own copy. */
     record RecordRootPassword() implements Step {
         public Reason reason() {
@@ -344,12 +287,15 @@ public sealed interface Step {
         }
     }
 
-    /** The force-new-cluster-from annotation goes: the cluster already runs from {@code member} alone. */
-    record ClearRecoveryRequest(String member) implements Step {
-        public Reason reason() {
-            return Reason.QUORUM_RECOVERED;
-        }
-    }
+    /** A step of quorum recovery or of a reset after every member lost its data; the records are {@link QuorumLossSteps}'. */
+    sealed interface Recovering extends Step
+            permits QuorumLossSteps.StartQuorumRecovery,
+                    QuorumLossSteps.ForceNewCluster,
+                    QuorumLossSteps.DiscardMembers,
+                    QuorumLossSteps.EndForceNewCluster,
+                    QuorumLossSteps.ReleaseAllMembers,
+                    QuorumLossSteps.ForgetCluster,
+                    QuorumLossSteps.ClearRecoveryRequest {}
 
     /** A step of the adoption of a running etcd ({@link Adoption}); the records are {@link AdoptionSteps}'. */
     sealed interface Adopting extends Step
@@ -380,6 +326,13 @@ public sealed interface Step {
 
     /** Adopt the spec as the target (status.observed) on a new deadline: the first one, or see {@link TargetLatch}. */
     record LatchTarget(Reason reason) implements StatusOnly {}
+
+    /** A cluster cozystack's operator made: its target gains the spec's tls, auth and bootstrap ({@link Refusals}). */
+    record AdoptImmutables(ObservedClusterSpec target) implements StatusOnly {
+        public Reason reason() {
+            return Reason.IMMUTABLES_ADOPTED;
+        }
+    }
 
     /** The deadline passed, the target unreached: nothing is done until the spec or the deadline changes. */
     record DeadlineExceeded(Reason reason) implements Step {}

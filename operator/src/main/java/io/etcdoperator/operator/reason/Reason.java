@@ -17,6 +17,9 @@ public enum Reason {
     CLUSTER_DISCOVERED("ClusterDiscovered", "etcd cluster discovered"),
     CLUSTER_UNREACHABLE("ClusterUnreachable", "etcd cluster cannot be reached"),
     CLUSTER_ADOPTED("ClusterAdopted", "a running etcd cluster is taken over: its id latched, its members external"),
+    IMMUTABLES_ADOPTED(
+            "ImmutablesAdopted",
+            "a cluster cozystack's operator made: spec.tls, spec.auth and spec.bootstrap latched as they are, once"),
     ADOPTION_REFUSED("AdoptionRefused", "the running etcd cannot be taken over safely as it is; nothing is changed"),
     ADOPTION_AWAITING_REMOVAL(
             "AdoptionAwaitingRemoval",

@@ -497,6 +497,33 @@ class ClusterReconcileMockTest {
     }
 
     @Test
+    void aClusterTakenOverFromCozystackLatchesItsTlsAndAuthOnceAndGoesOnInTheSamePass() {
+        rootSecret("theirs-root", "s3cret");
+        createWithAuth("theirs", "theirs-root");
+        converge("theirs", 25);
+        assertThat(ready("theirs")).isEqualTo(3);
+        EtcdCluster running = get("theirs");
+        // the status as cozystack's operator leaves it: no running version, no tls, auth or bootstrap latched
+        running.getStatus().setVersion(null);
+        running.getStatus().getObserved().setTls(null);
+        running.getStatus().getObserved().setAuth(null);
+        client.resource(running).updateStatus();
+
+        clusterPass.reconcile(NS, "theirs");
+
+        EtcdCluster after = get("theirs");
+        assertThat(after.getStatus().getObserved().getAuth())
+                .isEqualTo(after.getSpec().getAuth());
+        assertThat(after.getStatus().getObserved().getTls())
+                .isEqualTo(after.getSpec().getTls());
+        assertThat(after.getStatus().getVersion())
+                .as("the same pass went on to observe")
+                .isEqualTo("3.5.16");
+        converge("theirs", 3);
+        assertThat(eventReasons("theirs")).as("once").containsOnlyOnce("ImmutablesAdopted");
+    }
+
+    @Test
     void aSeedCutByALostLeaseAfterItsEtcdMemberWasCreatedIsCompletedByTheNextLeader() {
         create("cut", 3, "");
         leaseLost = true;

@@ -3,6 +3,7 @@ package io.etcdoperator.operator.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.operator.planner.AdoptionSteps;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.reason.Reason;
 import java.net.URI;
@@ -45,10 +46,13 @@ class StepRefusedTest {
     @Test
     void membershipStepsAreMembershipChangesAndOtherCallsAreNot() {
         MemberId id = MemberId.parse("8e9e05c52164694d");
-        assertThat(StepExecutor.refused(new Step.AddLearner("a", URI.create("http://a:2380"), "a=http://a:2380")))
+        assertThat(new Step.AddLearner("a", URI.create("http://a:2380"), "a=http://a:2380").refusal())
                 .isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
-        assertThat(StepExecutor.refused(new Step.PromoteLearner("a", id))).isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
-        assertThat(StepExecutor.refused(new Step.MoveLeader("a", "b", id))).isEqualTo(Reason.ETCD_CALL_FAILED);
-        assertThat(StepExecutor.refused(new Step.EnableAuth())).isEqualTo(Reason.ETCD_CALL_FAILED);
+        assertThat(new Step.PromoteLearner("a", id).refusal()).isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
+        assertThat(new Step.CreateMember().refusal()).isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
+        assertThat(new Step.RemoveOrphan(id, "a").refusal()).isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
+        assertThat(new AdoptionSteps.RemoveExternal(id, "a", 3).refusal()).isEqualTo(Reason.MEMBERSHIP_CHANGE_REFUSED);
+        assertThat(new Step.MoveLeader("a", "b", id).refusal()).isEqualTo(Reason.ETCD_CALL_FAILED);
+        assertThat(new Step.EnableAuth().refusal()).isEqualTo(Reason.ETCD_CALL_FAILED);
     }
 }

@@ -58,8 +58,10 @@ class ClusterPlannerTargetTest {
     @Test
     void aRefusedNameIsRefusedBeforeTheGateAndEvenOnceLatched() {
         List<Refusal> name = List.of(Refusal.invalid("metadata.name: longer than 56 characters"));
-        assertThat(planner.admit(new Admission(name, true, false, NONE))).contains(new Step.RefuseSpec(name));
-        assertThat(planner.admit(new Admission(name, false, true, NONE))).contains(new Step.RefuseSpec(name));
+        assertThat(planner.admit(new Admission(name, true, false, NONE, Optional.empty())))
+                .contains(new Step.RefuseSpec(name));
+        assertThat(planner.admit(new Admission(name, false, true, NONE, Optional.empty())))
+                .contains(new Step.RefuseSpec(name));
     }
 
     @Test
@@ -77,6 +79,16 @@ class ClusterPlannerTargetTest {
             assertThat(step.reason()).isEqualTo(Reason.INVALID_SPEC);
         });
         assertThat(planner.admit(new Admission(false, true, REFUSED))).isEmpty();
+    }
+
+    @Test
+    void aClusterTakenOverFromCozystackLatchesItsImmutablesOnceItsTargetIsLatched() {
+        ObservedClusterSpec target = TargetLatch.snapshot(spec(3, "3.5.16"));
+        assertThat(planner.admit(new Admission(List.of(), false, true, NONE, Optional.of(target))))
+                .contains(new Step.AdoptImmutables(target));
+        assertThat(planner.admit(new Admission(List.of(), true, true, NONE, Optional.of(target))))
+                .as("the cert-manager gate comes first")
+                .contains(new Step.AwaitCertManager());
     }
 
     @Test

@@ -134,7 +134,7 @@ class LossProofTest {
                 .podReady("a")
                 .maintenance(asked("a"))
                 .at(NOW);
-        assertThat(planner.next(down.build(), 3)).isEqualTo(new Step.ForceNewCluster("a", false));
+        assertThat(planner.next(down.build(), 3)).isEqualTo(new QuorumLossSteps.ForceNewCluster("a", false));
     }
 
     @Test
@@ -190,10 +190,10 @@ class LossProofTest {
                 .lost("c")
                 .at(NOW)
                 .recourse(new ObservedCluster.Recourse(Optional.empty(), true));
-        assertThat(planner.next(o.build(), 3)).isEqualTo(new Step.ReleaseAllMembers(List.of("a", "b", "c")));
+        assertThat(planner.next(o.build(), 3)).isEqualTo(new QuorumLossSteps.ReleaseAllMembers(List.of("a", "b", "c")));
         Observations none =
                 cluster().etcdView(UNREACHABLE).at(NOW).recourse(new ObservedCluster.Recourse(Optional.empty(), true));
-        assertThat(planner.next(none.build(), 3)).isEqualTo(new Step.ForgetCluster(Observations.CLUSTER));
+        assertThat(planner.next(none.build(), 3)).isEqualTo(new QuorumLossSteps.ForgetCluster(Observations.CLUSTER));
         Observations notAsked = cluster().etcdView(UNREACHABLE).at(NOW);
         assertThat(planner.next(notAsked.build(), 3).reason()).isEqualTo(Reason.ALL_MEMBERS_LOST);
     }

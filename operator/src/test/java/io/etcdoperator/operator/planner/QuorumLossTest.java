@@ -35,7 +35,7 @@ class QuorumLossTest {
     @Test
     void theNamedMemberRestartsWithForceNewCluster() {
         assertThat(planner.next(lostTwoOfThree().maintenance(asked("a", null)).build(), 3))
-                .isEqualTo(new Step.ForceNewCluster("a"));
+                .isEqualTo(new QuorumLossSteps.ForceNewCluster("a"));
     }
 
     @Test
@@ -79,33 +79,35 @@ class QuorumLossTest {
                 .unreadyVoter("c")
                 .etcdView(alone)
                 .maintenance(asked("a", "a"));
-        assertThat(planner.next(o.build(), 3)).isEqualTo(new Step.DiscardMembers(List.of("b", "c"), "a"));
+        assertThat(planner.next(o.build(), 3)).isEqualTo(new QuorumLossSteps.DiscardMembers(List.of("b", "c"), "a"));
         Observations discarded =
                 cluster().voter("a").deleting("b").etcdView(alone).maintenance(asked("a", "a"));
         assertThat(planner.next(discarded.build(), 3).reason()).isEqualTo(Reason.QUORUM_RECOVERY);
         Observations done = cluster().voter("a").etcdView(alone).maintenance(asked("a", "a"));
-        assertThat(planner.next(done.build(), 3)).isEqualTo(new Step.EndForceNewCluster("a"));
+        assertThat(planner.next(done.build(), 3)).isEqualTo(new QuorumLossSteps.EndForceNewCluster("a"));
     }
 
     @Test
     void aMajorityThatLostItsDataRestartsFromTheOneSurvivorWithoutBeingAsked() {
         Observations o = lostTwoOfThree().broken("b", true).broken("c", true);
-        assertThat(planner.next(o.build(), 3)).isEqualTo(new Step.StartQuorumRecovery("a", List.of("b", "c")));
+        assertThat(planner.next(o.build(), 3))
+                .isEqualTo(new QuorumLossSteps.StartQuorumRecovery("a", List.of("b", "c")));
     }
 
     @Test
     void membersThatAreOnlyUnreachableOrCrashLoopNeverStartARecovery() {
-        assertThat(planner.next(lostTwoOfThree().build(), 3)).isNotInstanceOf(Step.StartQuorumRecovery.class);
+        assertThat(planner.next(lostTwoOfThree().build(), 3))
+                .isNotInstanceOf(QuorumLossSteps.StartQuorumRecovery.class);
         Step looping = planner.next(
                 lostTwoOfThree().broken("b", true).broken("c", false).build(), 3);
-        assertThat(looping).isNotInstanceOf(Step.StartQuorumRecovery.class);
+        assertThat(looping).isNotInstanceOf(QuorumLossSteps.StartQuorumRecovery.class);
     }
 
     /** A learner's first start says the same while its peers are not reachable yet: no proof of anything. */
     @Test
     void aWalLessStartThatCouldNotReachItsPeersIsNoProof() {
         Observations o = lostTwoOfThree().noWalStart("b").noWalStart("c");
-        assertThat(planner.next(o.build(), 3)).isNotInstanceOf(Step.StartQuorumRecovery.class);
+        assertThat(planner.next(o.build(), 3)).isNotInstanceOf(QuorumLossSteps.StartQuorumRecovery.class);
     }
 
     @Test
@@ -113,7 +115,7 @@ class QuorumLossTest {
         Observations o = cluster().voter("a").voter("b").leader("a").broken("b", true);
         assertThat(planner.next(o.build(), 3))
                 .isNotInstanceOf(Step.Wait.class)
-                .isNotInstanceOf(Step.StartQuorumRecovery.class);
+                .isNotInstanceOf(QuorumLossSteps.StartQuorumRecovery.class);
     }
 
     @Test
@@ -176,15 +178,16 @@ class QuorumLossTest {
                 .guarded()
                 .lost("b")
                 .lost("c");
-        assertThat(planner.next(memory.build(), 3)).isEqualTo(new Step.StartQuorumRecovery("a", List.of("b", "c")));
+        assertThat(planner.next(memory.build(), 3))
+                .isEqualTo(new QuorumLossSteps.StartQuorumRecovery("a", List.of("b", "c")));
         assertThat(planner.next(memory.maintenance(asked("a", null)).build(), 3))
-                .isEqualTo(new Step.ForceNewCluster("a", true));
+                .isEqualTo(new QuorumLossSteps.ForceNewCluster("a", true));
 
         EtcdView alone = new EtcdView.Reached(new Membership(
                 Observations.CLUSTER, List.of(new Member(id("a"), "a", List.of(peer("a")), List.of(), false))));
         Observations done =
                 cluster().voter("a").etcdView(alone).memory().guarded().maintenance(asked("a", "a"));
-        assertThat(planner.next(done.build(), 3)).isEqualTo(new Step.EndForceNewCluster("a", true));
+        assertThat(planner.next(done.build(), 3)).isEqualTo(new QuorumLossSteps.EndForceNewCluster("a", true));
     }
 
     @Test
@@ -209,9 +212,9 @@ class QuorumLossTest {
                 .etcdView(alone)
                 .outdated("a", RestartReason.SPEC_CHANGED)
                 .maintenance(asked("a", null));
-        assertThat(planner.next(markGone.build(), 3)).isEqualTo(new Step.EndForceNewCluster("a", false));
+        assertThat(planner.next(markGone.build(), 3)).isEqualTo(new QuorumLossSteps.EndForceNewCluster("a", false));
         Observations restarted = cluster().voter("a").etcdView(alone).maintenance(asked("a", null));
-        assertThat(planner.next(restarted.build(), 3)).isEqualTo(new Step.ClearRecoveryRequest("a"));
+        assertThat(planner.next(restarted.build(), 3)).isEqualTo(new QuorumLossSteps.ClearRecoveryRequest("a"));
         Observations withOthers =
                 cluster().voter("a").voter("b").voter("c").leader("a").maintenance(asked("a", null));
         assertThat(planner.next(withOthers.build(), 3).reason()).isEqualTo(Reason.QUORUM_RECOVERY_REFUSED);
@@ -225,7 +228,8 @@ class QuorumLossTest {
                 Maintenance.DEFAULT_QUOTA,
                 Optional.empty(),
                 Optional.of(new QuorumRecovery("a", Optional.of("a"), false)));
-        assertThat(planner.next(lostTwoOfThree().maintenance(cut).build(), 3)).isEqualTo(new Step.ForceNewCluster("a"));
+        assertThat(planner.next(lostTwoOfThree().maintenance(cut).build(), 3))
+                .isEqualTo(new QuorumLossSteps.ForceNewCluster("a"));
         assertThat(planner.next(lostTwoOfThree().maintenance(asked("a", "a")).build(), 3)
                         .reason())
                 .isEqualTo(Reason.QUORUM_RECOVERY);

@@ -54,9 +54,13 @@ class RefusalsTest {
     void takingOverLatchesTheImmutablesFromTheSpecOnce() {
         EtcdCluster c = takenOver();
         EtcdClusterStatus status = c.getStatus();
-        Refusals.adoptImmutables(c.getSpec(), status);
+        status.setObserved(Refusals.takenOverTarget(c.getSpec(), status).orElseThrow());
         assertThat(status.getObserved().getTls()).isEqualTo(c.getSpec().getTls());
         assertThat(status.getObserved().getAuth()).isEqualTo(c.getSpec().getAuth());
+        assertThat(status.getObserved().getReplicas())
+                .as("the rest of the target as it was")
+                .isEqualTo(3);
+        assertThat(Refusals.takenOverTarget(c.getSpec(), status)).as("once").isEmpty();
         status.setVersion("3.5.16"); // our first pass records what runs
         c.getSpec().setTls(null);
         assertThat(Refusals.of(c.getSpec(), status))
@@ -68,6 +72,7 @@ class RefusalsTest {
     void ourOwnClusterStillRefusesAddingTls() {
         EtcdCluster c = takenOver();
         c.getStatus().setVersion("3.5.16");
+        assertThat(Refusals.takenOverTarget(c.getSpec(), c.getStatus())).isEmpty();
         assertThat(Refusals.of(c.getSpec(), c.getStatus()))
                 .extracting(Refusal::message)
                 .anyMatch(m -> m.contains("spec.tls is immutable"))

@@ -13,21 +13,21 @@ class StepStopsTest {
     void stepsThatDeleteAPodOrRestartEtcdNameTheMember() {
         assertThat(new Step.RestartMember("m-1", RestartReason.VERSION_CHANGED).stops())
                 .contains("m-1");
-        assertThat(new Step.ForceNewCluster("m-1", false).stops()).contains("m-1");
-        assertThat(new Step.ForceNewCluster("m-1", true).stops())
+        assertThat(new QuorumLossSteps.ForceNewCluster("m-1", false).stops()).contains("m-1");
+        assertThat(new QuorumLossSteps.ForceNewCluster("m-1", true).stops())
                 .as("etcd-guard restarts etcd in the Pod")
                 .contains("m-1");
-        assertThat(new Step.EndForceNewCluster("m-1", false).stops())
+        assertThat(new QuorumLossSteps.EndForceNewCluster("m-1", false).stops())
                 .as("the survivor's Pod is deleted")
                 .contains("m-1");
     }
 
     @Test
     void stepsThatLeaveEtcdRunningNameNoMember() {
-        assertThat(new Step.EndForceNewCluster("m-1", true).stops())
+        assertThat(new QuorumLossSteps.EndForceNewCluster("m-1", true).stops())
                 .as("in place, only the annotation goes")
                 .isEmpty();
-        assertThat(new Step.DiscardMembers(List.of("m-2", "m-3"), "m-1").stops())
+        assertThat(new QuorumLossSteps.DiscardMembers(List.of("m-2", "m-3"), "m-1").stops())
                 .isEmpty();
         assertThat(new Step.CreateMember().stops()).isEmpty();
         assertThat(new Step.Wake("m-1").stops()).isEmpty();
