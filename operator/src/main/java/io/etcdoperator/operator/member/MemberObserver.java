@@ -2,7 +2,11 @@ package io.etcdoperator.operator.member;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.etcd.EtcdAdmin;
+import io.etcdoperator.etcd.EtcdException;
+import io.etcdoperator.etcd.Member;
 import io.etcdoperator.etcd.MemberId;
+import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.cluster.Adopted;
 import io.etcdoperator.operator.cluster.AllLostRecourse;
 import io.etcdoperator.operator.cluster.EtcdDialer;
@@ -23,12 +27,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads what the member controller decides on, and decides nothing: the member's Pod and claim, the Secrets its Pod
- * mounts, whether its cluster formed, and the voters to dial through.
+ * mounts, whether its cluster formed, the voters to dial through, and the member's entry in etcd's list.
  */
 final class MemberObserver {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MemberObserver.class);
 
     private final KubeReads apiServer;
     private final EtcdDialer dialer;
@@ -39,6 +47,51 @@ final class MemberObserver {
         this.apiServer = apiServer;
         this.dialer = dialer;
         this.agent = agent;
+    }
+
+    /**
+     * A ready Pod's member with no id recorded: its entry in etcd's member list (by name, else by peer URL) and the
+     * version it runs. Empty when there is nothing to find out.
+     */
+    Optional<MemberIdentity> identity(EtcdMember member, Pod pod) {
+        boolean known = member.getStatus() != null && member.getStatus().getMemberID() != null;
+        if (known
+                || pod == null
+                || !MemberPodStatus.ready(pod)
+                || RestoreProgress.of(pod).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(find(member));
+    }
+
+    private MemberIdentity find(EtcdMember member) {
+        EtcdCluster cluster = cluster(member);
+        if (cluster == null) {
+            return new MemberIdentity.NotYet("cluster not found");
+        }
+        List<URI> endpoints = voterEndpoints(cluster);
+        if (endpoints.isEmpty()) {
+            endpoints = List.of(Names.clientUrl(member));
+        }
+        try (EtcdAdmin etcd = dialer.open(cluster, endpoints)) {
+            Membership membership = etcd.members();
+            Optional<Member> self = membership.entryOf(member.getMetadata().getName(), Names.peerUrl(member));
+            if (self.isEmpty()) {
+                return new MemberIdentity.NotYet("not in etcd's member list yet");
+            }
+            return new MemberIdentity.Found(self.get().id().hex(), version(etcd, member));
+        } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
+            return new MemberIdentity.NotYet(e.getMessage());
+        }
+    }
+
+    private static Optional<String> version(EtcdAdmin etcd, EtcdMember member) {
+        try {
+            return Optional.of(etcd.status(Names.clientUrl(member)).version());
+        } catch (EtcdException e) {
+            LOG.atDebug().addKeyValue("member", member.getMetadata().getName()).log("version not observed");
+            return Optional.empty();
+        }
     }
 
     /** Reads only: what the member's Pod, claim and Secrets are, and whether its cluster formed (a seed's start). */

@@ -1,13 +1,7 @@
 package io.etcdoperator.operator.member;
 
-import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberStatus;
-import io.etcdoperator.etcd.EtcdAdmin;
-import io.etcdoperator.etcd.EtcdException;
-import io.etcdoperator.etcd.Member;
-import io.etcdoperator.etcd.Membership;
-import io.etcdoperator.operator.cluster.EtcdDialer;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.Labels;
@@ -17,17 +11,15 @@ import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.status.Conditions;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The member's status: where its Pod and claim are, Ready with its reason (the member id found in etcd's list first),
- * the version it runs against its spec's; written only when it changed.
+ * The member's status: where its Pod and claim are, Ready with its reason (the member id from etcd's list first, as
+ * {@link MemberObserver#identity} read it), the version it runs against its spec's; written only when it changed.
  */
 final class MemberReport {
 
@@ -36,18 +28,13 @@ final class MemberReport {
     static final String VERSION_DRIFTED = Reason.VERSION_DRIFTED.reason();
 
     private final KubernetesClient client;
-    private final EtcdDialer dialer;
     private final EventRecorder events;
     private final Clock clock;
-    private final MemberObserver observer;
 
-    MemberReport(
-            KubernetesClient client, EtcdDialer dialer, EventRecorder events, Clock clock, MemberObserver observer) {
+    MemberReport(KubernetesClient client, EventRecorder events, Clock clock) {
         this.client = client;
-        this.dialer = dialer;
         this.events = events;
         this.clock = clock;
-        this.observer = observer;
     }
 
     /** spec.dormant: no Pod, the claim kept. */
@@ -68,6 +55,11 @@ final class MemberReport {
     }
 
     Optional<Duration> report(EtcdMember member, Pod pod, Optional<String> blocked) {
+        return report(member, pod, blocked, Optional.empty());
+    }
+
+    /** {@code identity}: what etcd said of a ready Pod's member with no id recorded yet ({@link MemberObserver}). */
+    Optional<Duration> report(EtcdMember member, Pod pod, Optional<String> blocked, Optional<MemberIdentity> identity) {
         EtcdMemberStatus status = copy(member.getStatus());
         String name = member.getMetadata().getName();
         status.setReplicas(1);
@@ -105,10 +97,10 @@ final class MemberReport {
                             ? "Pending"
                             : pod.getStatus().getPhase());
         } else if (status.getMemberID() == null) {
-            Optional<String> discovered = discover(member, status);
-            ready = discovered.isEmpty() ? Reason.POD_READY.reason() : Reason.DISCOVERING_MEMBER_ID.reason();
-            message = discovered.map(e -> "waiting for memberID: " + e).orElse("etcd member is ready");
-            isReady = discovered.isEmpty();
+            Optional<String> notYet = identify(status, identity);
+            ready = notYet.isEmpty() ? Reason.POD_READY.reason() : Reason.DISCOVERING_MEMBER_ID.reason();
+            message = notYet.map(e -> "waiting for memberID: " + e).orElse("etcd member is ready");
+            isReady = notYet.isEmpty();
         } else {
             ready = Reason.POD_READY.reason();
             message = "etcd member is ready";
@@ -161,34 +153,16 @@ final class MemberReport {
         }
     }
 
-    /** Finds this member's id in etcd's member list (by name, else by peer URL); also records the running version. */
-    private Optional<String> discover(EtcdMember member, EtcdMemberStatus status) {
-        EtcdCluster cluster = observer.cluster(member);
-        if (cluster == null) {
-            return Optional.of("cluster not found");
-        }
-        List<URI> endpoints = observer.voterEndpoints(cluster);
-        if (endpoints.isEmpty()) {
-            endpoints = List.of(Names.clientUrl(member));
-        }
-        try (EtcdAdmin etcd = dialer.open(cluster, endpoints)) {
-            Membership membership = etcd.members();
-            Optional<Member> self = membership.entryOf(member.getMetadata().getName(), Names.peerUrl(member));
-            if (self.isEmpty()) {
-                return Optional.of("not in etcd's member list yet");
+    /** Records the id (and the version) etcd gave; else why the id is not known yet. */
+    private static Optional<String> identify(EtcdMemberStatus status, Optional<MemberIdentity> identity) {
+        return switch (identity.orElse(new MemberIdentity.NotYet("not asked"))) {
+            case MemberIdentity.Found found -> {
+                status.setMemberID(found.memberId());
+                found.version().ifPresent(status::setVersion);
+                yield Optional.empty();
             }
-            status.setMemberID(self.get().id().hex());
-            try {
-                status.setVersion(etcd.status(Names.clientUrl(member)).version());
-            } catch (EtcdException e) {
-                LOG.atDebug()
-                        .addKeyValue("member", member.getMetadata().getName())
-                        .log("version not observed");
-            }
-            return Optional.empty();
-        } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
-            return Optional.of(e.getMessage());
-        }
+            case MemberIdentity.NotYet notYet -> Optional.of(notYet.why());
+        };
     }
 
     Optional<Duration> refuseRestore(EtcdMember member) {
