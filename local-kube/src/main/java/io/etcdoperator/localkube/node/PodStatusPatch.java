@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes a Pod's status subresource as the kubelet's status sync does: only when what {@link PodStatusReport}
- * derives differs from what was last written, and only to the same Pod (its uid in the patch).
+ * Writes a Pod's status subresource as the kubelet's status sync does: only when the status differs from what was
+ * last written, and only to the same Pod (its uid in the patch). {@link #publish} derives the status from a Pod's
+ * containers with {@link PodStatusReport}; {@link #send} takes one built by the caller.
  */
 final class PodStatusPatch {
 
@@ -40,7 +41,16 @@ final class PodStatusPatch {
 
     /** Patches the status if it changed; false when the Pod is gone or replaced (the worker then stops). */
     boolean publish(PodStatusReport.PodView view, List<ContainerSlot> initSlots, List<ContainerSlot> slots) {
-        PodStatus status = report.build(view, initSlots, slots);
+        return send(report.build(view, initSlots, slots));
+    }
+
+    /**
+     * Patches {@code status} as a whole, unless it is what was last written; false when the Pod is gone or replaced
+     * (404, or 409/422: the uid no longer matches), and the caller stops reporting. Other failures are logged and
+     * retried on the next call. For a status built elsewhere (a {@link SimulatedMemberPod}'s) as for {@link
+     * #publish}'s.
+     */
+    boolean send(PodStatus status) {
         if (status.equals(published)) {
             return true;
         }

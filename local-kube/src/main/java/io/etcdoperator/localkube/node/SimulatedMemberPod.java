@@ -12,10 +12,6 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.List;
@@ -41,11 +37,11 @@ final class SimulatedMemberPod {
     private final String uid;
     private final Container container;
     private final List<Container> initContainers;
+    private final PodStatusPatch statusPatch;
     private final Instant startTime = Instant.now();
     private PodSandbox sandbox;
     private SimulatedEtcd.RunningMember running;
     private Instant readySince;
-    private PodStatus published;
     private boolean ended;
 
     SimulatedMemberPod(SimulatedNode node, NodeFacilities facilities, SimulatedEtcd etcd, Pod pod) {
@@ -59,6 +55,7 @@ final class SimulatedMemberPod {
         this.initContainers = pod.getSpec().getInitContainers() == null
                 ? List.of()
                 : pod.getSpec().getInitContainers();
+        this.statusPatch = new PodStatusPatch(facilities.client(), namespace, name, uid);
     }
 
     /** A Pod the operator made for an etcd member: its cluster label and an "etcd" container. */
@@ -135,26 +132,8 @@ final class SimulatedMemberPod {
         } else if (!ready) {
             readySince = null;
         }
-        PodStatus status = status(ready);
-        if (status.equals(published)) {
-            return;
-        }
-        try {
-            String patch = Serialization.asJson(Map.of("metadata", Map.of("uid", uid), "status", status));
-            facilities
-                    .client()
-                    .pods()
-                    .inNamespace(namespace)
-                    .withName(name)
-                    .subresource("status")
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
-            published = status;
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 404 || e.getCode() == 409 || e.getCode() == 422) {
-                end();
-            } else {
-                LOG.log(Level.WARNING, "cannot update the status of " + namespace + "/" + name, e);
-            }
+        if (!statusPatch.send(status(ready))) {
+            end();
         }
     }
 
