@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 # hack/bench.sh --simulated N [--idle-seconds S] [--jvm "FLAGS"]: only SimulatedFleetBench, N three-member clusters on
 # simulated etcd (docs/benchmarks.md, "1000 simulated clusters"); the operator runs as a host JVM with FLAGS (default
-# -Xmx512m); builds through the reactor, prints target/bench/simulated.md.
+# -Xmx512m); builds through the reactor, prints bench/target/bench/simulated.md.
 if [ "${1:-}" = "--simulated" ]; then
   sim_clusters=${2:?--simulated needs a number of clusters}
   sim_idle=60 sim_jvm=-Xmx512m
@@ -25,11 +25,11 @@ if [ "${1:-}" = "--simulated" ]; then
   eval "$(hack/etcd-binaries.sh --env)"; export ETCD34_BIN ETCD35_BIN ETCD3530_BIN
   eval "$(hack/kube-binaries.sh --env)"; export KUBE_BIN
   eval "$(hack/apiext-binaries.sh --env)"; export APIEXT_BIN
-  rm -f e2e/target/bench/simulated.md
-  mvn -B verify -pl e2e -am -Pbench -Dcrd.bases.skipSync=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+  rm -f bench/target/bench/simulated.md
+  mvn -B verify -pl bench -am -Pbench -Dcrd.bases.skipSync=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test=SimulatedFleetBench -Dfailsafe.failIfNoSpecifiedTests=false -Dbench.simulated.clusters="$sim_clusters" \
     -Dbench.simulated.idle.seconds="$sim_idle" -De2e.operator.jvm="$sim_jvm" >&2 || sim_status=$?
-  [ -s e2e/target/bench/simulated.md ] && cat e2e/target/bench/simulated.md
+  [ -s bench/target/bench/simulated.md ] && cat bench/target/bench/simulated.md
   exit "${sim_status:-0}"
 fi
 
@@ -55,11 +55,12 @@ echo "==> kube-apiserver and kube-controller-manager 1.20.2 (built once per mach
 eval "$(hack/kube-binaries.sh --env)"
 export KUBE_BIN
 
-echo "==> building the operator and local-kube (no tests)" >&2
-mvn -B -q install -DskipTests -Dcrd.bases.skipSync=true -pl api,etcd-client,pki,snapshot,operator,local-kube,kubectl-etcd -am >&2
+# e2e too: its test-jar is the harness the bench module runs on
+echo "==> building the operator, local-kube and the e2e harness (no tests)" >&2
+mvn -B -q install -DskipTests -Dcrd.bases.skipSync=true -pl api,etcd-client,pki,snapshot,operator,local-kube,kubectl-etcd,e2e -am >&2
 
-table=e2e/target/bench/table.md
-progress=e2e/target/bench/progress.log
+table=bench/target/bench/table.md
+progress=bench/target/bench/progress.log
 rm -f "$table" "$progress"
 mkdir -p "$(dirname "$progress")"
 touch "$progress"
@@ -67,9 +68,9 @@ tail -n +1 -F "$progress" >&2 2>/dev/null &
 tail_pid=$!
 trap 'kill "$tail_pid" 2>/dev/null || true' EXIT
 
-echo "==> mvn -Pbench verify -pl e2e (runs=$runs idle=${idle}s fleet=$fleet settle=${settle}s)" >&2
+echo "==> mvn -Pbench verify -pl bench (runs=$runs idle=${idle}s fleet=$fleet settle=${settle}s)" >&2
 status=0
-mvn -B -pl e2e verify -Pbench -Dcrd.bases.skipSync=true -Dit.test=OperatorBench -Dbench.runs="$runs" -Dbench.idle.seconds="$idle" \
+mvn -B -pl bench verify -Pbench -Dcrd.bases.skipSync=true -Dit.test=OperatorBench -Dbench.runs="$runs" -Dbench.idle.seconds="$idle" \
   -Dbench.fleet="$fleet" -Dbench.settle.seconds="$settle" -Dbench.quick="$quick" >&2 || status=$?
 
 if [ -s "$table" ]; then
@@ -77,6 +78,6 @@ if [ -s "$table" ]; then
 fi
 if [ "$status" -ne 0 ]; then
   echo "error: the benchmark failed (exit $status); the table above holds the runs that completed." \
-    "Logs: e2e/target/failsafe-reports/, e2e/target/e2e-<pid>/ (operator, control plane, Pods)" >&2
+    "Logs: bench/target/failsafe-reports/, bench/target/e2e-<pid>/ (operator, control plane, Pods)" >&2
 fi
 exit "$status"

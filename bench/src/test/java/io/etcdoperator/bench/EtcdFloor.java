@@ -1,4 +1,4 @@
-package io.etcdoperator.e2e.bench;
+package io.etcdoperator.bench;
 
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdConnection;

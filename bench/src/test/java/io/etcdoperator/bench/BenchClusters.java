@@ -1,4 +1,4 @@
-package io.etcdoperator.e2e.bench;
+package io.etcdoperator.bench;
 
 import io.etcdoperator.e2e.Await;
 import io.etcdoperator.e2e.E2eEnvironment;

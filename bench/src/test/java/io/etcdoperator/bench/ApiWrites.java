@@ -1,4 +1,4 @@
-package io.etcdoperator.e2e.bench;
+package io.etcdoperator.bench;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;

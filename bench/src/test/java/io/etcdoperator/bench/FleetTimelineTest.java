@@ -1,4 +1,4 @@
-package io.etcdoperator.e2e.bench;
+package io.etcdoperator.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.etcdoperator.e2e.bench;
+package io.etcdoperator.bench;
 
 import static org.assertj.core.api.Assumptions.assumeThat;
 
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Resident memory of the operator in its container (the chart's Pod from the image) with 1 and with 20 three-member
  * clusters, for each JVM setting of {@link #VARIANTS}: the chart is upgraded with the setting (JDK_JAVA_OPTIONS,
  * MALLOC_ARENA_MAX, the memory limit), and the new Pod re-reads every cluster before it is sampled. Run with
- * {@code mvn verify -Pbench -pl e2e -Dit.test=OperatorMemoryBench}; the table goes to target/bench/memory.md.
+ * {@code mvn verify -Pbench -pl bench -Dit.test=OperatorMemoryBench}; the table goes to target/bench/memory.md.
  */
 @ExtendWith(LocalKubernetesExtension.class)
 class OperatorMemoryBench {
