@@ -12,6 +12,7 @@ import io.etcdoperator.operator.planner.ClusterPlanner;
 import io.etcdoperator.operator.planner.ClusterView;
 import io.etcdoperator.operator.planner.IssuedTls;
 import io.etcdoperator.operator.planner.IssuedTlsPlanner;
+import io.etcdoperator.operator.planner.ObjectSteps;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.OwnedObjects;
 import io.etcdoperator.operator.planner.Refusal;
@@ -279,16 +280,17 @@ public class ClusterReconcile {
             if (writes == bound) {
                 throw new IllegalStateException("the planner keeps asking for " + shaping); // a planner bug
             }
-            if (shaping instanceof TlsWrite write) {
-                executor.issue(write, cluster, material.orElseThrow(), view.now());
-                wroteMaterial = true;
-                material = Optional.of(
-                        write instanceof TlsWrite.StampMaterial s
-                                ? material.get().stamped(s.member(), s.material())
-                                : tls.observe(cluster, reads));
-                view = view.with(material.get().view());
-            } else {
-                view = view.with(executor.shape(shaping, cluster, view.objects()));
+            switch (shaping) {
+                case TlsWrite write -> {
+                    executor.issue(write, cluster, material.orElseThrow(), view.now());
+                    wroteMaterial = true;
+                    material = Optional.of(
+                            write instanceof TlsWrite.StampMaterial s
+                                    ? material.get().stamped(s.member(), s.material())
+                                    : tls.observe(cluster, reads));
+                    view = view.with(material.get().view());
+                }
+                case ObjectSteps.Write write -> view = view.with(executor.shape(write, cluster, view.objects()));
             }
             step = planner.next(view);
         }

@@ -203,14 +203,13 @@ public class StepExecutor {
     }
 
     /** One write of a Service, a Certificate or the PodDisruptionBudget; answers the objects as this pass now takes them. */
-    public OwnedObjects shape(Step.Shaping step, EtcdCluster cluster, OwnedObjects before) {
+    public OwnedObjects shape(ObjectSteps.Write step, EtcdCluster cluster, OwnedObjects before) {
         AdditionalMetadata metadata = cluster.getStatus().getObserved().getAdditionalMetadata();
         return switch (step) {
             case ObjectSteps.WriteService s -> before.with(s.service(), objects.write(cluster, s, metadata));
             case ObjectSteps.CreateCertificate s -> before.withCertificate(s.certificate(), objects.create(cluster, s));
             case ObjectSteps.WriteBudget s -> before.with(objects.write(cluster, s, metadata));
             case ObjectSteps.DeleteBudget s -> before.with(objects.delete(cluster));
-            case TlsWrite s -> throw new IllegalArgumentException(s + " is written by issue(), from the TLS Secrets");
         };
     }
 
