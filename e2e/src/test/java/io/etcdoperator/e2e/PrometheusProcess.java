@@ -2,10 +2,9 @@ package io.etcdoperator.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdoperator.localkube.LoopbackPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
@@ -44,7 +43,7 @@ final class PrometheusProcess implements AutoCloseable {
         for (var file : files.entrySet()) {
             Files.writeString(dir.resolve(file.getKey()), file.getValue());
         }
-        int port = freeLoopbackPort();
+        int port = LoopbackPorts.reserve(1)[0];
         List<String> command = new ArrayList<>(List.of(
                 BINARY.toString(),
                 "--config.file=" + dir.resolve("prometheus.yml"),
@@ -66,12 +65,6 @@ final class PrometheusProcess implements AutoCloseable {
     }
 
     /** The port a listener just had; Prometheus binds it a moment later (nothing else on loopback races for it). */
-    private static int freeLoopbackPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
     /** The {@code result} of an instant query: one element per series, each with its {@code metric} labels. */
     JsonNode query(String promql) {
         return api("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
