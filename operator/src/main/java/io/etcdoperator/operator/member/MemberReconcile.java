@@ -83,7 +83,6 @@ public class MemberReconcile {
     public Optional<Duration> reconcile(EtcdMember member, KubeReads reads) {
         Pod pod = MemberObserver.pending(member) ? null : MemberObserver.pod(member, reads);
         MemberView view = observer.observe(member, pod, reads);
-        Optional<MemberIdentity> identity = observer.identity(member, pod);
         MemberStep step = MemberPlanner.next(view);
         return switch (step) {
             case MemberStep.AwaitInitialCluster s -> Optional.empty(); // its write starts the next pass
@@ -96,16 +95,16 @@ public class MemberReconcile {
             }
             case MemberStep.CreateVolume s -> {
                 createVolume(member);
-                yield report.report(member, pod, Optional.empty(), identity);
+                yield report.report(member, pod, Optional.empty(), observer.identity(member, pod));
             }
             case MemberStep.Blocked s -> report.report(member, s.withPod() ? pod : null, Optional.of(s.detail()));
             case MemberStep.RefuseRestore s -> report.refuseRestore(member);
             case MemberStep.CreatePod s -> report.report(member, createPod(member, s), Optional.empty());
             case MemberStep.PatchLabels s -> {
                 patchLabels(member, pod, s);
-                yield report.report(member, pod, Optional.empty(), identity);
+                yield report.report(member, pod, Optional.empty(), observer.identity(member, pod));
             }
-            case MemberStep.Report s -> report.report(member, pod, Optional.empty(), identity);
+            case MemberStep.Report s -> report.report(member, pod, Optional.empty(), observer.identity(member, pod));
         };
     }
 

@@ -40,9 +40,10 @@ public final class Refusals {
      * then, theirs never does.
      */
     public static Optional<ObservedClusterSpec> takenOverTarget(EtcdClusterSpec spec, EtcdClusterStatus status) {
-        return takenOver(status)
+        boolean anyToLatch = spec.getTls() != null || spec.getAuth() != null || spec.getBootstrap() != null;
+        return anyToLatch && takenOver(status)
                 ? Optional.of(withImmutablesFrom(spec, status.getObserved(), status))
-                : Optional.empty();
+                : Optional.empty(); // without any of the three there is nothing to latch, now or at the next pass
     }
 
     private static ObservedClusterSpec withImmutablesFrom(

@@ -69,6 +69,16 @@ class RefusalsTest {
     }
 
     @Test
+    void aTakenOverClusterWithoutTlsAuthOrBootstrapHasNothingToLatch() {
+        EtcdCluster c = takenOver();
+        c.getSpec().setTls(null);
+        c.getSpec().setAuth(null);
+        assertThat(Refusals.takenOverTarget(c.getSpec(), c.getStatus()))
+                .as("else the admission would adopt nothing again every pass")
+                .isEmpty();
+    }
+
+    @Test
     void ourOwnClusterStillRefusesAddingTls() {
         EtcdCluster c = takenOver();
         c.getStatus().setVersion("3.5.16");
