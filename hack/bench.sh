@@ -7,18 +7,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# hack/bench.sh --simulated N [--idle-seconds S] [--settle-seconds S] [--jvm "FLAGS"]: only SimulatedFleetBench, N three-member clusters on
+# hack/bench.sh --simulated N [--idle-seconds S] [--settle-seconds S] [--jvm "FLAGS"] [--profile-idle]: only SimulatedFleetBench, N three-member clusters on
 # simulated etcd (docs/benchmarks.md, "1000 simulated clusters"); the operator runs as a host JVM with FLAGS (default
 # -Xmx512m); builds through the reactor, prints bench/target/bench/simulated.md.
 if [ "${1:-}" = "--simulated" ]; then
   sim_clusters=${2:?--simulated needs a number of clusters}
-  sim_idle=60 sim_settle=15 sim_jvm=-Xmx512m
+  sim_idle=60 sim_settle=15 sim_jvm=-Xmx512m sim_profile=false
   shift 2
   while [ $# -gt 0 ]; do
     case "$1" in
       --idle-seconds) sim_idle=$2; shift 2 ;;
       --settle-seconds) sim_settle=$2; shift 2 ;;
       --jvm) sim_jvm=$2; shift 2 ;;
+      --profile-idle) sim_profile=true; shift ;;
       *) echo "error: unknown argument '$1'" >&2; exit 2 ;;
     esac
   done
@@ -29,7 +30,8 @@ if [ "${1:-}" = "--simulated" ]; then
   rm -f bench/target/bench/simulated.md
   mvn -B verify -pl bench -am -Pbench -Dcrd.bases.skipSync=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test=SimulatedFleetBench -Dfailsafe.failIfNoSpecifiedTests=false -Dbench.simulated.clusters="$sim_clusters" \
-    -Dbench.simulated.idle.seconds="$sim_idle" -Dbench.settle.seconds="$sim_settle" -De2e.operator.jvm="$sim_jvm" >&2 \
+    -Dbench.simulated.idle.seconds="$sim_idle" -Dbench.settle.seconds="$sim_settle" -De2e.operator.jvm="$sim_jvm" \
+    -Dbench.simulated.profile="$sim_profile" >&2 \
     || sim_status=$?
   [ -s bench/target/bench/simulated.md ] && cat bench/target/bench/simulated.md
   exit "${sim_status:-0}"

@@ -37,6 +37,7 @@ class SimulatedFleetBench {
     private final int clusters = Integer.getInteger("bench.simulated.clusters", 1000);
     private final int idleSeconds = Integer.getInteger("bench.simulated.idle.seconds", 60);
     private final int settleSeconds = Integer.getInteger("bench.settle.seconds", 15);
+    private final boolean profileIdle = Boolean.getBoolean("bench.simulated.profile");
     // each poll LISTs every cluster through the aggregator: a big fleet is polled less often, so as not to load it
     private final Duration poll = Duration.ofSeconds(clusters > 200 ? 5 : 2);
     private final Duration timeout = Duration.ofMinutes(Integer.getInteger("bench.simulated.timeout.minutes", 90));
@@ -92,6 +93,7 @@ class SimulatedFleetBench {
             Thread.sleep(Duration.ofSeconds(settleSeconds)); // a fixed wait by design: "idle" has no event to await
             var audit = new ApiServerAudit(env.kube().controlPlane().auditLog());
             long idleMark = audit.mark();
+            IdleProfile profile = profileIdle ? IdleProfile.start(operator) : null;
             ProcessUsage idleStart = ProcessUsage.of(operator);
             double idleRss = idleStart.rssMib();
             ProcessUsage idleEnd = idleStart;
@@ -101,6 +103,10 @@ class SimulatedFleetBench {
                 idleRss = Math.max(idleRss, idleEnd.rssMib());
             }
             double idleCpu = idleEnd.cpuSecondsSince(idleStart);
+            if (profile != null) {
+                profile.stop(
+                        out.resolveSibling("simulated-idle.jfr"), out.resolveSibling("simulated-idle-profile.txt"));
+            }
             String rssSplit = ProcessUsage.rssSplit(operator);
             ApiServerRequests requestsIdle = requests(env);
             passes.put("in the settle + idle window", passes(env).since(passesReady));
