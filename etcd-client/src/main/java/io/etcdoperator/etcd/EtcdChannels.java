@@ -237,7 +237,7 @@ final class EtcdChannels implements AutoCloseable {
         NettyChannelBuilder builder = NettyChannelBuilder.forAddress(endpoint.getHost(), endpoint.getPort())
                 .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
                         connection.timeout().toMillis())
-                .idleTimeout(1, TimeUnit.MINUTES);
+                .idleTimeout(EtcdConnection.CHANNEL_IDLE.toMillis(), TimeUnit.MILLISECONDS);
         if (sslContext != null) {
             builder.negotiationType(NegotiationType.TLS).sslContext(sslContext);
         } else {

@@ -14,6 +14,11 @@ public record EtcdConnection(
         List<URI> endpoints, Optional<ClientTls> tls, Optional<Credentials> credentials, Duration timeout) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How long a connection's channels stay open without a call: well above the slowest periodic pass (60 s at rest),
+     * as a channel gone idle between two passes would reconnect on each, which costs more than the calls.
+     */
+    public static final Duration CHANNEL_IDLE = Duration.ofMinutes(3);
 
     public EtcdConnection {
         if (endpoints.isEmpty()) {

@@ -334,6 +334,7 @@ public class ClusterReconcile {
         }
         report.refuseOnce(cluster, before, refusals);
         if (step instanceof Step.LatchTarget latch) {
+            pacing.wake(key);
             report.latch(cluster, latch.reason(), now);
             report.write(cluster, before);
             return StepExecutor.SOON;

@@ -10,12 +10,15 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Quick rechecks are for gates that open within seconds (etcd's 5 s health gate, a learner starting). When the same
  * reason holds for longer, something else is wrong and the cluster is looked at no more often than every 2 s. A
- * cluster whose last pass planned Converged is settled: its next pass may run on the caches.
+ * cluster whose last pass planned Converged is settled: its next pass may run on the caches; settled for 2 minutes,
+ * it is at rest and looked at every 60 s instead of 30 (docs/concepts.md, "A fleet at rest").
  */
 final class WaitPacing implements ClusterMemory {
 
     static final Duration PATIENCE = Duration.ofSeconds(15);
     static final Duration SLOWEST_QUICK = Duration.ofSeconds(2);
+    static final Duration RESTING_AFTER = Duration.ofMinutes(2);
+    static final Duration RESTING = Duration.ofSeconds(60);
 
     private record Since(Reason reason, Instant at) {}
 
@@ -26,7 +29,18 @@ final class WaitPacing implements ClusterMemory {
         Since since = current.compute(
                 cluster, (k, held) -> held != null && held.reason() == reason ? held : new Since(reason, now));
         boolean lasting = since.at().plus(PATIENCE).isBefore(now);
-        return lasting && recheck.compareTo(SLOWEST_QUICK) < 0 ? SLOWEST_QUICK : recheck;
+        if (lasting && recheck.compareTo(SLOWEST_QUICK) < 0) {
+            return SLOWEST_QUICK;
+        }
+        // nothing but etcd's own state (an alarm, the db size) changes unseen by an informer at rest
+        boolean resting =
+                settled.contains(cluster) && since.at().plus(RESTING_AFTER).isBefore(now);
+        return resting && recheck.equals(StepExecutor.STEADY) ? RESTING : recheck;
+    }
+
+    /** A new target was latched: the cluster is not at rest, whatever reason its next pass ends with. */
+    void wake(String cluster) {
+        current.remove(cluster);
     }
 
     /** Settled: the cluster's last pass on the API server planned Converged (its next may run on the caches). */

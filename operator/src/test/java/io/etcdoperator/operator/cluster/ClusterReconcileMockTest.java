@@ -484,12 +484,14 @@ class ClusterReconcileMockTest {
             assertThat(server.getLastRequest().getPath()).contains("/secrets/sealed-");
 
             now.updateAndGet(t -> t.plus(SecretReads.REREAD));
-            assertThat(pass.reconcile(NS, "sealed")).contains(StepExecutor.STEADY);
+            assertThat(pass.reconcile(NS, "sealed"))
+                    .as("converged for over two minutes: at rest")
+                    .contains(WaitPacing.RESTING);
             assertThat(server.getRequestCount())
                     .as("the operator's copy read again too, in the same cache pass")
                     .isEqualTo(settled + 5);
-            now.updateAndGet(t -> t.plusSeconds(30));
-            assertThat(pass.reconcile(NS, "sealed")).contains(StepExecutor.STEADY);
+            now.updateAndGet(t -> t.plus(WaitPacing.RESTING));
+            assertThat(pass.reconcile(NS, "sealed")).contains(WaitPacing.RESTING);
             assertThat(server.getRequestCount())
                     .as("and the next one sends nothing")
                     .isEqualTo(settled + 5);
