@@ -16,6 +16,7 @@ import io.etcdoperator.operator.defrag.EtcdDefragScheduleReconciler;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.informer.InternedStrings;
 import io.etcdoperator.operator.informer.LeanItemStore;
+import io.etcdoperator.operator.informer.PrimaryCopies;
 import io.etcdoperator.operator.logs.LogConfiguration;
 import io.etcdoperator.operator.member.EtcdMemberReconciler;
 import io.etcdoperator.operator.member.MemberReconcile;
@@ -40,6 +41,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ConfigurationService;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -190,6 +192,29 @@ public final class Main implements Callable<Integer> {
             + Optional.ofNullable(Main.class.getPackage().getImplementationVersion())
                     .orElse("dev");
 
+    /** JOSDK's settings: our client, metrics, virtual-thread reconcilers, the primaries' copies, the Lease. */
+    private static void configure(
+            ConfigurationServiceOverrider o,
+            KubernetesClient client,
+            PrometheusMeterRegistry registry,
+            OperatorConfig config) {
+        o.withKubernetesClient(client)
+                .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
+                .withCloseClientOnStop(false)
+                .withResourceCloner(new PrimaryCopies(client.getKubernetesSerialization()))
+                .withExecutorService(
+                        VirtualThreads.reconcilers(ConfigurationService.DEFAULT_RECONCILIATION_THREADS_NUMBER));
+        if (config.leaderElection()) {
+            o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(
+                            OperatorConfig.LEASE_NAME)
+                    .withLeaseNamespace(config.leaseNamespace())
+                    .withIdentity(config.identity())
+                    .withExitOnStopLeading(false) // JOSDK's exit would block inside our shutdown hook; see lostLease
+                    .withLeaderCallbacks(new LeaderCallbacks(() -> {}, Main::lostLease, leader -> {}))
+                    .build());
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         LogConfiguration.of(logFormat, logLevel).apply();
@@ -205,23 +230,7 @@ public final class Main implements Callable<Integer> {
                 .build();
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         OperatorMeters.bindTo(registry);
-        var running = new Operator(o -> {
-            o.withKubernetesClient(client)
-                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
-                    .withCloseClientOnStop(false)
-                    .withExecutorService(
-                            VirtualThreads.reconcilers(ConfigurationService.DEFAULT_RECONCILIATION_THREADS_NUMBER));
-            if (config.leaderElection()) {
-                o.withLeaderElectionConfiguration(
-                        LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(OperatorConfig.LEASE_NAME)
-                                .withLeaseNamespace(config.leaseNamespace())
-                                .withIdentity(config.identity())
-                                .withExitOnStopLeading(
-                                        false) // JOSDK's exit would block inside our shutdown hook; see lostLease
-                                .withLeaderCallbacks(new LeaderCallbacks(() -> {}, Main::lostLease, leader -> {}))
-                                .build());
-            }
-        });
+        var running = new Operator(o -> configure(o, client, registry, config));
         register(
                 running,
                 client,

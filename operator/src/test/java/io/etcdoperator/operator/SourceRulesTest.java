@@ -50,7 +50,6 @@ class SourceRulesTest {
     private static final Map<String, Integer> LONG_CLASSES = Map.of();
 
     private static final Map<String, Integer> LONG_METHODS = Map.ofEntries(
-            Map.entry(OPERATOR + "Main.java#call", 67),
             Map.entry(OPERATOR + "cluster/ClusterObserver.java#observe", 74),
             Map.entry(OPERATOR + "planner/ClusterPlanner.java#next", 93),
             Map.entry(OPERATOR + "resources/MemberPods.java#template", 63),

@@ -132,6 +132,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
     @Override
     public UpdateControl<EtcdCluster> reconcile(EtcdCluster resource, Context<EtcdCluster> context) {
+        // the name alone: the object is the cache's own (PrimaryCopies), the pass reads its copy
         String namespace = resource.getMetadata().getNamespace();
         String name = resource.getMetadata().getName();
         try (var logs = LogContext.of(namespace, name)) {
