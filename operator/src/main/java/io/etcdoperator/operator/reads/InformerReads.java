@@ -22,9 +22,10 @@ import java.util.stream.Collectors;
 
 /**
  * {@link KubeReads} from the cluster controller's informers. Objects are copies: a pass changes what it read (a status
- * it is about to write), and the caches are shared. Pods and claims are copied by their builders (deep, and several
- * times cheaper than the JSON round trip our own kinds take: the Pods' copies were a seventh of a fleet's idle CPU,
- * docs/benchmarks.md). A cluster's objects are found through an index on its label.
+ * it is about to write), and the caches are shared. Pods and claims are copied by their builders (several times
+ * cheaper than the JSON round trip our own kinds take, docs/benchmarks.md): maps, lists and nested objects are new,
+ * but Quantity values and additionalProperties values are shared, so a pass replaces those, never sets into them.
+ * A cluster's objects are found through an index on its label.
  */
 public final class InformerReads implements KubeReads {
 

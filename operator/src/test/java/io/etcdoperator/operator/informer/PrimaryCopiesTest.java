@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.operator.cluster.EtcdClusterReconciler;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import org.junit.jupiter.api.Test;
 
 class PrimaryCopiesTest {
@@ -17,6 +19,13 @@ class PrimaryCopiesTest {
         cluster.setMetadata(
                 new ObjectMetaBuilder().withName("c").withNamespace("ns").build());
         assertThat(copies.clone(cluster)).isSameAs(cluster);
+    }
+
+    @Test
+    void theClusterReconcilerNeverFinalizesThroughJosdk() {
+        assertThat(Cleaner.class.isAssignableFrom(EtcdClusterReconciler.class))
+                .as("a Cleaner would make JOSDK patch the uncopied cached EtcdCluster")
+                .isFalse();
     }
 
     @Test
