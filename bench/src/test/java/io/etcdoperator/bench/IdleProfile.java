@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
@@ -31,14 +30,14 @@ final class IdleProfile {
     /** Starts the recording in the running operator; throws when jcmd cannot attach. */
     static IdleProfile start(long pid) throws IOException, InterruptedException {
         IdleProfile profile = new IdleProfile(pid);
-        profile.jcmd("JFR.start", "name=" + NAME, "settings=profile");
+        Jcmd.run(pid, "JFR.start", "name=" + NAME, "settings=profile");
         return profile;
     }
 
     /** Stops the recording into {@code jfr} and writes the sample tables to {@code report}. */
     void stop(Path jfr, Path report) throws IOException, InterruptedException {
         Files.createDirectories(jfr.toAbsolutePath().getParent());
-        jcmd("JFR.stop", "name=" + NAME, "filename=" + jfr.toAbsolutePath());
+        Jcmd.run(pid, "JFR.stop", "name=" + NAME, "filename=" + jfr.toAbsolutePath());
         Files.writeString(report, String.join("\n", tables(RecordingFile.readAllEvents(jfr))) + "\n");
     }
 
@@ -91,16 +90,5 @@ final class IdleProfile {
         var thread = event.getThread("sampledThread");
         String name = thread == null ? "(unknown)" : String.valueOf(thread.getJavaName());
         return name.replaceAll("[0-9]+", "#");
-    }
-
-    private void jcmd(String... command) throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(
-                List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid)));
-        args.addAll(List.of(command));
-        Process process = new ProcessBuilder(args).redirectErrorStream(true).start();
-        String said = new String(process.getInputStream().readAllBytes());
-        if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-            throw new IOException("jcmd " + String.join(" ", command) + " failed: " + said.strip());
-        }
     }
 }

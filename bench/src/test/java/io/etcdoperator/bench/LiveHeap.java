@@ -3,9 +3,7 @@ package io.etcdoperator.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The bytes a JVM's live objects take: the total of {@code jcmd <pid> GC.class_histogram}, which runs a full
@@ -20,29 +18,12 @@ final class LiveHeap {
      * histogram's first 60 lines are kept in {@code keep}, to read where the heap goes.
      */
     static OptionalLong bytes(long pid, Path keep) {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         try {
-            Path out = Files.createTempFile("histogram", ".txt");
-            try {
-                Process process = new ProcessBuilder(List.of(jcmd.toString(), Long.toString(pid), "GC.class_histogram"))
-                        .redirectErrorStream(true)
-                        .redirectOutput(out.toFile())
-                        .start();
-                if (!process.waitFor(2, TimeUnit.MINUTES)) { // an attach that never answers must not hang the bench
-                    process.destroyForcibly();
-                    return OptionalLong.empty();
-                }
-                if (process.exitValue() != 0) {
-                    return OptionalLong.empty();
-                }
-                String histogram = Files.readString(out);
-                Files.createDirectories(keep.toAbsolutePath().getParent());
-                Files.writeString(
-                        keep, String.join("\n", histogram.lines().limit(60).toList()) + "\n");
-                return total(histogram);
-            } finally {
-                Files.deleteIfExists(out);
-            }
+            String histogram = Jcmd.run(pid, "GC.class_histogram");
+            Files.createDirectories(keep.toAbsolutePath().getParent());
+            Files.writeString(
+                    keep, String.join("\n", histogram.lines().limit(60).toList()) + "\n");
+            return total(histogram);
         } catch (IOException e) {
             return OptionalLong.empty();
         } catch (InterruptedException e) {

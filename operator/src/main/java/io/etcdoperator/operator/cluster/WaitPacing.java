@@ -32,7 +32,7 @@ final class WaitPacing implements ClusterMemory {
         if (lasting && recheck.compareTo(SLOWEST_QUICK) < 0) {
             return SLOWEST_QUICK;
         }
-        // nothing but etcd's own state (an alarm, the db size) changes unseen by an informer at rest
+        // at rest, what wakes no pass (etcd's own state, the cluster's annotations) waits up to 60 s: docs/concepts.md
         boolean resting =
                 settled.contains(cluster) && since.at().plus(RESTING_AFTER).isBefore(now);
         return resting && recheck.equals(StepExecutor.STEADY) ? RESTING : recheck;
