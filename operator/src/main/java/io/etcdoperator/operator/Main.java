@@ -201,7 +201,7 @@ public final class Main implements Callable<Integer> {
         o.withKubernetesClient(client)
                 .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
                 .withCloseClientOnStop(false)
-                .withResourceCloner(new PrimaryCopies(client.getKubernetesSerialization()))
+                .withResourceCloner(new PrimaryCopies())
                 .withExecutorService(
                         VirtualThreads.reconcilers(ConfigurationService.DEFAULT_RECONCILIATION_THREADS_NUMBER));
         if (config.leaderElection()) {

@@ -6,6 +6,7 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.operator.cluster.StepExecutor.Outcome;
 import io.etcdoperator.operator.config.ClusterDomain;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.informer.ObjectCopies;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
 import io.etcdoperator.operator.planner.Admission;
 import io.etcdoperator.operator.planner.ClusterPlanner;
@@ -216,7 +217,7 @@ public class ClusterReconcile {
             return Optional.empty();
         }
         EtcdClusterStatus before = cluster.getStatus() == null ? new EtcdClusterStatus() : cluster.getStatus();
-        EtcdClusterStatus status = client.getKubernetesSerialization().clone(before);
+        EtcdClusterStatus status = ObjectCopies.of(before);
         cluster.setStatus(status);
         Instant now = clock.instant();
         List<Refusal> refusals = Refusals.of(cluster.getSpec(), status);
@@ -235,7 +236,7 @@ public class ClusterReconcile {
                 return Optional.empty(); // only an operator restart or a new spec can change this
             }
             // the target is latched and written: this pass goes on (to the seed's step; a pass later cost about 0.5 s)
-            before = client.getKubernetesSerialization().clone(status);
+            before = ObjectCopies.of(status);
         }
         try {
             Optional<IssuedTlsObserver.State> material =

@@ -104,13 +104,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         podSource.addIndexers(InformerReads.clusterIndex());
         volumeSource.addIndexers(InformerReads.clusterIndex());
         pass.readFrom(new InformerReads(
-                context.getPrimaryCache(),
-                memberSource,
-                pass::memberObjects,
-                podSource,
-                volumeSource,
-                defragSource,
-                context.getClient().getKubernetesSerialization()));
+                context.getPrimaryCache(), memberSource, pass::memberObjects, podSource, volumeSource, defragSource));
         return List.of(memberSource, defragSource, podSource, volumeSource, services, budgets);
     }
 

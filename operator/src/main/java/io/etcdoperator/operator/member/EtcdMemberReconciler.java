@@ -4,6 +4,7 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.events.NamespaceTermination;
 import io.etcdoperator.operator.informer.LeanItemStore;
+import io.etcdoperator.operator.informer.ObjectCopies;
 import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.InformerReads;
@@ -102,8 +103,7 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
             Optional<KubeReads> cached = caches.get()
                     .filter(c -> cachePass.enabled() && settled.remove(id) && sameVersions(resource, context, c));
             if (cached.isPresent()) {
-                EtcdMember copy =
-                        context.getClient().getKubernetesSerialization().clone(resource);
+                EtcdMember copy = ObjectCopies.of(resource);
                 Optional<Optional<Duration>> next =
                         cachePass.attempt("etcdmember", () -> pass.reconcile(copy, cached.get()));
                 if (next.isPresent()) {

@@ -3,6 +3,7 @@ package io.etcdoperator.operator.member;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberStatus;
 import io.etcdoperator.operator.events.EventRecorder;
+import io.etcdoperator.operator.informer.ObjectCopies;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.Labels;
 import io.etcdoperator.operator.resources.MemberPodStatus;
@@ -192,9 +193,7 @@ final class MemberReport {
     }
 
     private EtcdMemberStatus copy(EtcdMemberStatus status) {
-        return status == null
-                ? new EtcdMemberStatus()
-                : client.getKubernetesSerialization().clone(status);
+        return status == null ? new EtcdMemberStatus() : ObjectCopies.of(status);
     }
 
     /** Writes the whole status when it changed, with the resourceVersion read: a concurrent isVoter write makes it 409. */

@@ -4,12 +4,12 @@ import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.operator.informer.ObjectCopies;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -37,7 +37,6 @@ public final class InformerReads implements KubeReads {
     private final InformerEventSource<Pod, EtcdCluster> pods;
     private final InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes;
     private final InformerEventSource<EtcdDefrag, EtcdCluster> defrags;
-    private final KubernetesSerialization json;
 
     /** {@code members}: this controller's metadata-only cache; {@code memberObjects}: the member controller's. */
     public InformerReads(
@@ -46,15 +45,13 @@ public final class InformerReads implements KubeReads {
             Supplier<Optional<IndexerResourceCache<EtcdMember>>> memberObjects,
             InformerEventSource<Pod, EtcdCluster> pods,
             InformerEventSource<PersistentVolumeClaim, EtcdCluster> volumes,
-            InformerEventSource<EtcdDefrag, EtcdCluster> defrags,
-            KubernetesSerialization json) {
+            InformerEventSource<EtcdDefrag, EtcdCluster> defrags) {
         this.clusters = clusters;
         this.memberObjects = memberObjects;
         this.members = members;
         this.pods = pods;
         this.volumes = volumes;
         this.defrags = defrags;
-        this.json = json;
     }
 
     /** The index every labelled source needs, added before the informers start. */
@@ -135,7 +132,7 @@ public final class InformerReads implements KubeReads {
     }
 
     private <R> R copy(R cached) {
-        return json.clone(cached);
+        return ObjectCopies.of(cached);
     }
 
     static Pod copy(Pod cached) {

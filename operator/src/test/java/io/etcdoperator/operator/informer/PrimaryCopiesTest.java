@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class PrimaryCopiesTest {
 
-    private final PrimaryCopies copies = new PrimaryCopies(InternedStrings.serialization());
+    private final PrimaryCopies copies = new PrimaryCopies();
 
     @Test
     void anEtcdClusterIsHandedOverUncopied() {
