@@ -77,6 +77,9 @@ class MaintenanceIT {
                     channel.shutdownNow();
                 }
                 assertThat(admin.alarms()).containsExactly(new Alarm(id, Alarm.Kind.CORRUPT));
+                assertThat(admin.status(member.clientUrl()).errors())
+                        .as("Status names the alarm too: the operator skips the Alarm call only when it names none")
+                        .anySatisfy(e -> assertThat(e).contains("CORRUPT"));
             }
         }
     }
@@ -99,6 +102,8 @@ class MaintenanceIT {
                         .satisfies(e -> assertThat(e).hasMessageContaining("database space exceeded"));
                 MemberId id = admin.status(member.clientUrl()).memberId();
                 assertThat(admin.alarms()).containsExactly(new Alarm(id, Alarm.Kind.NOSPACE));
+                assertThat(admin.status(member.clientUrl()).errors())
+                        .anySatisfy(e -> assertThat(e).contains("NOSPACE"));
 
                 admin.compact();
                 EndpointStatus compacted = admin.status(member.clientUrl());
@@ -128,6 +133,7 @@ class MaintenanceIT {
                         .isLessThan(1024L * 1024);
 
                 assertThat(admin.alarms()).isEmpty();
+                assertThat(admin.status(member.clientUrl()).errors()).isEmpty();
                 assertThat(kv.tryPut("/after", "writable again")).isEmpty();
                 assertThat(kv.readPrefix("/kept")).containsEntry("/kept", "acknowledged before the alarm");
             }

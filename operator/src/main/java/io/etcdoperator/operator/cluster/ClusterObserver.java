@@ -11,6 +11,7 @@ import io.etcdoperator.etcd.EndpointStatus;
 import io.etcdoperator.etcd.EtcdAdmin;
 import io.etcdoperator.etcd.EtcdException;
 import io.etcdoperator.etcd.Member;
+import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import io.etcdoperator.operator.defrag.DefragRuns;
 import io.etcdoperator.operator.events.InstantAnnotation;
@@ -154,7 +155,7 @@ public class ClusterObserver {
                     observed,
                     new EtcdView.Reached(membership),
                     auth,
-                    maintenance(cluster, recovery, etcd, defrags, now),
+                    maintenance(cluster, recovery, etcd, defrags, now, noAlarmInStatus(membership, statuses(observed))),
                     now,
                     stranded,
                     recourse.of(cluster, observed),
@@ -234,19 +235,39 @@ public class ClusterObserver {
     }
 
     /**
-     * Alarms (one cheap call: a CORRUPT alarm must stop everything even when no member looks unhealthy), the quota the
-     * members run with, and the oldest unfinished EtcdDefrag of the cluster.
+     * etcd lists its active alarms in each member's Status errors: when every member etcd lists answered with none,
+     * there is none, and the Alarm call is not needed (docs/etcd-client.md). Any error, or a member not asked: ask.
+     */
+    static boolean noAlarmInStatus(Membership membership, List<EndpointStatus> statuses) {
+        Set<MemberId> answered = statuses.stream().map(EndpointStatus::memberId).collect(Collectors.toSet());
+        Set<MemberId> listed = membership.members().stream().map(Member::id).collect(Collectors.toSet());
+        return !listed.isEmpty()
+                && answered.equals(listed)
+                && statuses.stream().allMatch(s -> s.errors().isEmpty());
+    }
+
+    private static List<EndpointStatus> statuses(List<ObservedMember> observed) {
+        return observed.stream()
+                .map(ObservedMember::endpoint)
+                .flatMap(Optional::stream)
+                .toList();
+    }
+
+    /**
+     * Alarms (a CORRUPT alarm must stop everything even when no member looks unhealthy), the quota the members run
+     * with, and the oldest unfinished EtcdDefrag of the cluster.
      */
     private Maintenance maintenance(
             EtcdCluster cluster,
             Optional<Maintenance.QuorumRecovery> recovery,
             EtcdAdmin etcd,
             List<EtcdDefrag> defrags,
-            Instant now) {
+            Instant now,
+            boolean noAlarmInStatus) {
         List<Alarm> alarms;
         boolean observedAlarms = true;
         try {
-            alarms = etcd.alarms();
+            alarms = noAlarmInStatus ? List.of() : etcd.alarms();
         } catch (EtcdException e) {
             observedAlarms = false;
             LOG.atDebug().addKeyValue("error", e.getMessage()).log("alarms not observed");
