@@ -95,6 +95,7 @@ class SimulatedFleetBench {
             long idleMark = audit.mark();
             IdleProfile profile = profileIdle ? IdleProfile.start(operator) : null;
             ProcessUsage idleStart = ProcessUsage.of(operator);
+            ThreadCpu threadsAtStart = ThreadCpu.of(operator);
             double idleRss = idleStart.rssMib();
             ProcessUsage idleEnd = idleStart;
             for (int s = 0; s < idleSeconds; s++) {
@@ -103,6 +104,9 @@ class SimulatedFleetBench {
                 idleRss = Math.max(idleRss, idleEnd.rssMib());
             }
             double idleCpu = idleEnd.cpuSecondsSince(idleStart);
+            ThreadCpu.of(operator)
+                    .since(threadsAtStart)
+                    .write(out.resolveSibling("simulated-idle-threads.txt"), idleCpu);
             if (profile != null) {
                 profile.stop(
                         out.resolveSibling("simulated-idle.jfr"), out.resolveSibling("simulated-idle-profile.txt"));
