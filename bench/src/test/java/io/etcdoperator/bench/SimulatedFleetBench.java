@@ -105,8 +105,7 @@ class SimulatedFleetBench {
             }
             double idleCpu = idleEnd.cpuSecondsSince(idleStart);
             ThreadCpu.of(operator)
-                    .since(threadsAtStart)
-                    .write(out.resolveSibling("simulated-idle-threads.txt"), idleCpu);
+                    .writeSince(threadsAtStart, out.resolveSibling("simulated-idle-threads.txt"), idleCpu);
             if (profile != null) {
                 profile.stop(
                         out.resolveSibling("simulated-idle.jfr"), out.resolveSibling("simulated-idle-profile.txt"));

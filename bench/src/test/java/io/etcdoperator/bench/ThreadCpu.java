@@ -13,18 +13,21 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * User and system CPU of each thread of a Linux process (/proc/&lt;pid&gt;/task/*&#47;stat), by thread name with
- * digits dropped. It sees what a JFR profile cannot: the kernel's share of socket calls, the collector, the compiler
- * and JFR itself.
+ * User and system CPU of each thread of a Linux process (/proc/&lt;pid&gt;/task/&lt;tid&gt;/stat). It sees what a
+ * JFR profile cannot: the kernel's share of socket calls, the VM thread (the serial collector and other safepoint
+ * work), the compiler and JFR itself. The kernel keeps the first 15 characters of a thread's name.
  *
- * @param ticks thread name to {user, system} clock ticks
+ * @param ticks thread id to its name (digits as #) and {user, system} clock ticks since it started
  */
-record ThreadCpu(Map<String, long[]> ticks) {
+record ThreadCpu(Map<String, Spent> ticks) {
+
+    record Spent(String name, long user, long system) {}
 
     static ThreadCpu of(long pid) {
-        Map<String, long[]> ticks = new HashMap<>();
+        Map<String, Spent> ticks = new HashMap<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            tasks.forEach(task -> read(task.resolve("stat")).ifPresent(stat -> add(ticks, stat)));
+            tasks.forEach(task -> read(task.resolve("stat"))
+                    .ifPresent(stat -> ticks.put(task.getFileName().toString(), parse(stat))));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the threads of process " + pid, e);
         }
@@ -40,32 +43,35 @@ record ThreadCpu(Map<String, long[]> ticks) {
     }
 
     /** One task's stat line: its name between the parentheses, utime and stime as fields 14 and 15. */
-    static void add(Map<String, long[]> ticks, String stat) {
+    static Spent parse(String stat) {
         String name =
                 stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "#");
         String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).strip().split("\\s+");
-        long[] sum = ticks.computeIfAbsent(name, n -> new long[2]);
-        sum[0] += Long.parseLong(afterName[14 - 3]);
-        sum[1] += Long.parseLong(afterName[15 - 3]);
+        return new Spent(name, Long.parseLong(afterName[14 - 3]), Long.parseLong(afterName[15 - 3]));
     }
 
-    /** What each name spent since {@code earlier}; a thread that ended in between is missing from both. */
-    ThreadCpu since(ThreadCpu earlier) {
-        Map<String, long[]> spent = new HashMap<>();
-        ticks.forEach((name, now) -> {
-            long[] before = earlier.ticks.getOrDefault(name, new long[2]);
-            spent.put(name, new long[] {now[0] - before[0], now[1] - before[1]});
+    /**
+     * What each thread alive now spent since {@code earlier} (one started since counts from 0), by name. A thread
+     * that ended in between is in neither: the table's last two lines show how much that was.
+     */
+    Map<String, long[]> since(ThreadCpu earlier) {
+        Map<String, long[]> byName = new HashMap<>();
+        ticks.forEach((tid, now) -> {
+            Spent before = earlier.ticks.getOrDefault(tid, new Spent(now.name(), 0, 0));
+            long[] sum = byName.computeIfAbsent(now.name(), n -> new long[2]);
+            sum[0] += now.user() - before.user();
+            sum[1] += now.system() - before.system();
         });
-        return new ThreadCpu(spent);
+        return byName;
     }
 
     /** A table, largest first, with the process's own total (threads that ended in the window are only in it). */
-    List<String> table(double processSeconds) {
+    static List<String> table(Map<String, long[]> spent, double processSeconds) {
         List<String> lines = new ArrayList<>();
-        lines.add("| thread (digits dropped) | user s | system s |");
+        lines.add("| thread (first 15 characters, digits as #) | user s | system s |");
         lines.add("|---|---|---|");
         long[] all = new long[2];
-        ticks.entrySet().stream()
+        spent.entrySet().stream()
                 .filter(e -> e.getValue()[0] + e.getValue()[1] > 0)
                 .sorted((a, b) -> Long.compare(b.getValue()[0] + b.getValue()[1], a.getValue()[0] + a.getValue()[1]))
                 .forEach(e -> {
@@ -74,14 +80,15 @@ record ThreadCpu(Map<String, long[]> ticks) {
                     lines.add("| " + e.getKey() + " | " + seconds(e.getValue()[0]) + " | " + seconds(e.getValue()[1])
                             + " |");
                 });
-        lines.add("| all threads listed | " + seconds(all[0]) + " | " + seconds(all[1]) + " |");
-        lines.add("| the process (utime + stime) | " + String.format(Locale.ROOT, "%.2f", processSeconds) + " | |");
+        lines.add("| threads alive at the end | " + seconds(all[0]) + " | " + seconds(all[1]) + " |");
+        lines.add("| the process (utime + stime, ended threads included) | "
+                + String.format(Locale.ROOT, "%.2f", processSeconds) + " | |");
         return lines;
     }
 
-    void write(Path file, double processSeconds) {
+    void writeSince(ThreadCpu earlier, Path file, double processSeconds) {
         try {
-            Files.write(file, table(processSeconds));
+            Files.write(file, table(since(earlier), processSeconds));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
