@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 
 # hack/bench.sh --simulated N [--idle-seconds S] [--settle-seconds S] [--jvm "FLAGS"] [--profile-idle]: only SimulatedFleetBench, N three-member clusters on
 # simulated etcd (docs/benchmarks.md, "1000 simulated clusters"); the operator runs as a host JVM with FLAGS (default
-# -Xmx512m); builds through the reactor, prints bench/target/bench/simulated.md.
+# -Xmx512m); builds through the reactor, prints bench/target/bench/simulated.md. --profile-idle records the idle window
+# with JFR, which itself costs about 40 % of the idle CPU: quote idle CPU from a run without it.
 if [ "${1:-}" = "--simulated" ]; then
   sim_clusters=${2:?--simulated needs a number of clusters}
   sim_idle=60 sim_settle=15 sim_jvm=-Xmx512m sim_profile=false
