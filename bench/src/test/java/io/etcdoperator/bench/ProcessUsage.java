@@ -64,10 +64,15 @@ public record ProcessUsage(long rssKib, long cpuTicks) {
                 .orElseThrow(() -> new IllegalArgumentException("no " + field + " line in /proc/<pid>/status"));
     }
 
-    /** Fields 14 and 15 (utime, stime); counted after the last ')' because the command name may hold spaces. */
     static long cpuTicks(String stat) {
+        long[] ticks = userAndSystemTicks(stat);
+        return ticks[0] + ticks[1];
+    }
+
+    /** Fields 14 and 15 (utime, stime); counted after the last ')' because the command name may hold spaces. */
+    static long[] userAndSystemTicks(String stat) {
         String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).strip().split("\\s+");
         // afterName[0] is field 3 (state), so field k is afterName[k - 3]
-        return Long.parseLong(afterName[14 - 3]) + Long.parseLong(afterName[15 - 3]);
+        return new long[] {Long.parseLong(afterName[14 - 3]), Long.parseLong(afterName[15 - 3])};
     }
 }

@@ -42,12 +42,12 @@ record ThreadCpu(Map<String, Spent> ticks) {
         }
     }
 
-    /** One task's stat line: its name between the parentheses, utime and stime as fields 14 and 15. */
+    /** One task's stat line: its name between the parentheses, then its ticks as a process's are read. */
     static Spent parse(String stat) {
         String name =
                 stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "#");
-        String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).strip().split("\\s+");
-        return new Spent(name, Long.parseLong(afterName[14 - 3]), Long.parseLong(afterName[15 - 3]));
+        long[] ticks = ProcessUsage.userAndSystemTicks(stat);
+        return new Spent(name, ticks[0], ticks[1]);
     }
 
     /**

@@ -3,9 +3,9 @@ package io.etcdoperator.operator.informer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 /**
- * Deep copies of the operator's own kinds (EtcdCluster, EtcdMember, their statuses) that a pass may change. Through
- * Jackson's token buffer, not a JSON text, and a mapper that does not intern: about half the cost of the client's
- * clone, and the strings (immutable) stay the cache's own instead of being allocated again (docs/benchmarks.md).
+ * Deep copies of the operator's own kinds (its custom resources and their statuses) that a pass may change. Through
+ * Jackson's token buffer, not a JSON text, and a mapper that does not intern, so most strings (immutable) stay the
+ * cache's own; faster in a loop, no gain the fleet bench could see beyond its noise (docs/benchmarks.md).
  */
 public final class ObjectCopies {
 

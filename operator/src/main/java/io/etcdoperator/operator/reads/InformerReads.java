@@ -70,7 +70,7 @@ public final class InformerReads implements KubeReads {
 
     @Override
     public Optional<EtcdCluster> cluster(String namespace, String name) {
-        return clusters.get(new ResourceID(name, namespace)).map(this::copy);
+        return clusters.get(new ResourceID(name, namespace)).map(ObjectCopies::of);
     }
 
     /**
@@ -86,7 +86,7 @@ public final class InformerReads implements KubeReads {
         if (!sameVersions(whole, members.byIndex(BY_CLUSTER, key(namespace, cluster)))) {
             CachePass.needsApiServer("the EtcdMember caches differ");
         }
-        return whole.stream().map(this::copy).toList();
+        return whole.stream().map(ObjectCopies::of).toList();
     }
 
     /** Two caches hold the same objects by name at the same resourceVersions: one has seen what woke the other. */
@@ -128,11 +128,7 @@ public final class InformerReads implements KubeReads {
 
     @Override
     public List<EtcdDefrag> defrags(String namespace) {
-        return defrags.list(namespace, d -> true).map(this::copy).toList();
-    }
-
-    private <R> R copy(R cached) {
-        return ObjectCopies.of(cached);
+        return defrags.list(namespace, d -> true).map(ObjectCopies::of).toList();
     }
 
     static Pod copy(Pod cached) {
