@@ -30,7 +30,6 @@ import io.etcdoperator.operator.snapshot.ScheduleMetrics;
 import io.etcdoperator.operator.snapshot.ScheduleReconcile;
 import io.etcdoperator.operator.snapshot.SnapshotReconcile;
 import io.etcdoperator.operator.snapshot.VerifyMetrics;
-import io.etcdoperator.operator.threads.PassQueue;
 import io.etcdoperator.operator.threads.VirtualThreads;
 import io.etcdoperator.operator.tls.CertManagerDiscovery;
 import io.etcdoperator.snapshot.cli.AgentCommand;
@@ -47,7 +46,6 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -204,7 +202,8 @@ public final class Main implements Callable<Integer> {
                 .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
                 .withCloseClientOnStop(false)
                 .withResourceCloner(new PrimaryCopies())
-                .withExecutorService(VirtualThreads.reconcilers());
+                .withExecutorService(
+                        VirtualThreads.reconcilers(ConfigurationService.DEFAULT_RECONCILIATION_THREADS_NUMBER));
         if (config.leaderElection()) {
             o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(
                             OperatorConfig.LEASE_NAME)
@@ -328,16 +327,14 @@ public final class Main implements Callable<Integer> {
                 lease,
                 cachePass,
                 config.memberMinReady());
-        var turns = passQueue(registry, clock);
-        register(operator, new EtcdClusterReconciler(clusterPass, client, events, clock, turns), namespaces);
+        register(operator, new EtcdClusterReconciler(clusterPass, client, events, clock), namespaces);
         register(
                 operator,
                 new EtcdMemberReconciler(
                         new MemberReconcile(client, dialer, events, config, clock, agent),
                         clusterPass::caches,
                         clusterPass::readMembersFrom,
-                        cachePass,
-                        turns),
+                        cachePass),
                 namespaces);
         Optional<String> image = agent.map(AgentImage::image);
         register(
@@ -355,16 +352,6 @@ public final class Main implements Callable<Integer> {
                 operator,
                 new EtcdDefragScheduleReconciler(new DefragScheduleReconcile(client, events, clock)),
                 namespaces);
-    }
-
-    /** The cluster and member passes' turns, as many at once as JOSDK's own pool ran, and their gauge. */
-    private static PassQueue passQueue(MeterRegistry registry, Clock clock) {
-        int concurrency = ConfigurationService.DEFAULT_RECONCILIATION_THREADS_NUMBER;
-        var turns = new PassQueue(concurrency, PassQueue.WINDOW, clock);
-        Gauge.builder("etcd_operator_passes_waiting", turns, PassQueue::waiting)
-                .description("Cluster and member passes waiting for a turn; " + concurrency + " run at once")
-                .register(registry);
-        return turns;
     }
 
     private static <R extends HasMetadata> void register(

@@ -10,7 +10,6 @@ import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.operator.logs.LogContext;
 import io.etcdoperator.operator.reads.InformerReads;
 import io.etcdoperator.operator.resources.MemberPodStatus;
-import io.etcdoperator.operator.threads.PassQueue;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -52,13 +51,10 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
 
     private final ClusterReconcile pass;
     private final DegradedStatus degraded;
-    private final PassQueue turns;
 
-    public EtcdClusterReconciler(
-            ClusterReconcile pass, KubernetesClient client, EventRecorder events, Clock clock, PassQueue turns) {
+    public EtcdClusterReconciler(ClusterReconcile pass, KubernetesClient client, EventRecorder events, Clock clock) {
         this.pass = pass;
         this.degraded = new DegradedStatus(client, events, clock);
-        this.turns = turns;
     }
 
     @Override
@@ -133,8 +129,7 @@ public class EtcdClusterReconciler implements Reconciler<EtcdCluster> {
         // the name alone: the object is the cache's own (PrimaryCopies), the pass reads its copy
         String namespace = resource.getMetadata().getNamespace();
         String name = resource.getMetadata().getName();
-        try (var logs = LogContext.of(namespace, name);
-                var turn = turns.enter(PassQueue.created(resource.getMetadata().getCreationTimestamp()))) {
+        try (var logs = LogContext.of(namespace, name)) {
             UpdateControl<EtcdCluster> control = UpdateControl.noUpdate();
             try {
                 return pass.reconcile(namespace, name)

@@ -10,7 +10,6 @@ import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.InformerReads;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.resources.Names;
-import io.etcdoperator.operator.threads.PassQueue;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -29,7 +28,6 @@ import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -62,10 +60,9 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
     private final Set<ResourceID> settled = ConcurrentHashMap.newKeySet();
 
     private final Consumer<IndexerResourceCache<EtcdMember>> shareMembers;
-    private final PassQueue turns;
 
-    public EtcdMemberReconciler(MemberReconcile pass, PassQueue turns) {
-        this(pass, Optional::empty, cache -> {}, CachePass.OFF, turns);
+    public EtcdMemberReconciler(MemberReconcile pass) {
+        this(pass, Optional::empty, cache -> {}, CachePass.OFF);
     }
 
     /**
@@ -76,10 +73,8 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
             MemberReconcile pass,
             Supplier<Optional<KubeReads>> caches,
             Consumer<IndexerResourceCache<EtcdMember>> shareMembers,
-            CachePass cachePass,
-            PassQueue turns) {
+            CachePass cachePass) {
         this.pass = pass;
-        this.turns = turns;
         this.caches = caches;
         this.shareMembers = shareMembers;
         this.cachePass = cachePass;
@@ -102,8 +97,7 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
 
     @Override
     public UpdateControl<EtcdMember> reconcile(EtcdMember resource, Context<EtcdMember> context) {
-        try (var logs = logContext(resource);
-                var turn = turns.enter(clusterCreated(resource))) {
+        try (var logs = logContext(resource)) {
             UpdateControl<EtcdMember> control = UpdateControl.noUpdate();
             ResourceID id = ResourceID.fromResource(resource);
             Optional<KubeReads> cached = caches.get()
@@ -145,24 +139,12 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
     @Override
     public DeleteControl cleanup(EtcdMember resource, Context<EtcdMember> context) {
         settled.remove(ResourceID.fromResource(resource));
-        try (var logs = logContext(resource);
-                var turn = turns.enter(clusterCreated(resource))) {
+        try (var logs = logContext(resource)) {
             MemberReconcile.Cleanup result = pass.cleanup(resource);
             return result.done()
                     ? DeleteControl.defaultDelete()
                     : DeleteControl.noFinalizerRemoval().rescheduleAfter(5000);
         }
-    }
-
-    /** A member's turn comes in its cluster's order (PassQueue); before the cluster is cached, in its own. */
-    private Instant clusterCreated(EtcdMember member) {
-        String cluster = member.getSpec() == null ? null : member.getSpec().getClusterName();
-        String created = caches.get()
-                .filter(c -> cluster != null)
-                .flatMap(c -> c.cluster(member.getMetadata().getNamespace(), cluster))
-                .map(found -> found.getMetadata().getCreationTimestamp())
-                .orElse(member.getMetadata().getCreationTimestamp());
-        return PassQueue.created(created);
     }
 
     /**

@@ -2,8 +2,12 @@ package io.etcdoperator.operator.threads;
 
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Where the operator's blocking work runs: virtual threads. A pass spends nearly all its time waiting on the API
@@ -12,16 +16,24 @@ import java.util.concurrent.Executors;
  */
 public final class VirtualThreads {
 
+    private static final Duration IDLE = Duration.ofSeconds(30);
+
     private VirtualThreads() {}
 
     /**
-     * The reconcilers' executor: a virtual thread for every pass JOSDK hands over, started at once. The cluster and
-     * member passes then wait for their turn in a {@link PassQueue}, which bounds them and picks who goes next; a
-     * bounded pool here would keep JOSDK's first-come order in front of it.
+     * The reconcilers' executor: at most {@code concurrency} passes at once, as JOSDK's own fixed pool of platform
+     * threads allowed, each on a virtual thread.
      */
-    public static ExecutorService reconcilers() {
-        return Executors.newThreadPerTaskExecutor(
+    public static ExecutorService reconcilers(int concurrency) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                concurrency,
+                concurrency,
+                IDLE.toSeconds(),
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
                 Thread.ofVirtual().name("reconciler-", 0).factory());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** fabric8's JDK HTTP client, completing requests on virtual threads instead of a cached platform-thread pool. */

@@ -11,7 +11,6 @@ import io.etcdoperator.operator.TestClusters;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.metrics.ClusterMetrics;
 import io.etcdoperator.operator.status.Conditions;
-import io.etcdoperator.operator.threads.PassQueue;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -53,7 +52,7 @@ class InvalidSpecMockTest {
                 clock,
                 false,
                 "cluster.local");
-        reconciler = new EtcdClusterReconciler(pass, client, events, clock, new PassQueue(1, PassQueue.WINDOW, clock));
+        reconciler = new EtcdClusterReconciler(pass, client, events, clock);
     }
 
     @Test

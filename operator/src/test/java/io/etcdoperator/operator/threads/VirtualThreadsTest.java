@@ -15,30 +15,35 @@ import org.junit.jupiter.api.Test;
 class VirtualThreadsTest {
 
     @Test
-    void everyPassGetsAVirtualThreadAtOnce() throws Exception {
-        ExecutorService pool = VirtualThreads.reconcilers();
+    void reconcilersRunOnVirtualThreadsNoMoreThanTheBoundAtOnce() throws Exception {
+        ExecutorService pool = VirtualThreads.reconcilers(3);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
         AtomicInteger platform = new AtomicInteger();
-        CountDownLatch allStarted = new CountDownLatch(100);
+        CountDownLatch threeStarted = new CountDownLatch(3);
         CountDownLatch release = new CountDownLatch(1);
         List<Future<?>> passes = new ArrayList<>();
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < 10; i++) {
             passes.add(pool.submit(() -> {
+                most.accumulateAndGet(running.incrementAndGet(), Math::max);
                 if (!Thread.currentThread().isVirtual()) {
                     platform.incrementAndGet();
                 }
-                allStarted.countDown();
+                threeStarted.countDown();
                 release.await();
+                running.decrementAndGet();
                 return null;
             }));
         }
-        // the bound is PassQueue's: here all 100 run while the first ones still block
-        assertThat(allStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(threeStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(running.get()).as("passes running while three block").isEqualTo(3);
         release.countDown();
         for (Future<?> pass : passes) {
             pass.get(10, TimeUnit.SECONDS);
         }
         pool.shutdown();
 
+        assertThat(most.get()).as("most passes at once").isEqualTo(3);
         assertThat(platform.get()).as("passes on platform threads").isZero();
     }
 
