@@ -121,7 +121,8 @@ public class ClusterObserver {
         Optional<Instant> restartAt = restartAt(cluster);
         ObservedClusterSpec target = cluster.getStatus().getObserved();
         Optional<Maintenance.QuorumRecovery> recovery = RecoveryRequest.read(cluster, members, pods);
-        List<URI> endpoints = VoterEndpoints.dialled(cluster, members, recovery, clusterId.isPresent(), external);
+        List<URI> endpoints =
+                VoterEndpoints.dialled(cluster, members, pods.keySet(), recovery, clusterId.isPresent(), external);
         ObservedCluster.AuthView notAsked = authView(cluster, Optional.empty());
         Maintenance unreached = new Maintenance(List.of(), Maintenance.DEFAULT_QUOTA, Optional.empty(), recovery);
         if (endpoints.isEmpty()) {
@@ -140,11 +141,10 @@ public class ClusterObserver {
                     members,
                     Optional.empty());
         }
-        EtcdAdmin etcd = null;
         try {
             RootPasswords.View passwords = dialer.passwords(cluster);
             RootDial.Dialled dialled = rootDial.dial(cluster, endpoints, passwords);
-            etcd = dialled.etcd();
+            EtcdAdmin etcd = dialled.etcd();
             Membership membership = dialled.membership();
             List<ObservedMember> observed =
                     observed(members, pods, pvcs, target, restartAt, now, etcd, membership, cluster, down);
@@ -162,9 +162,9 @@ public class ClusterObserver {
                     RetainedVolumes.observed(pvcs.values(), cluster.getSpec().getRetainedVolumeSeconds()));
             return new Observation(seen, members, Optional.of(etcd));
         } catch (EtcdException | EtcdDialer.MissingMaterialException e) {
-            if (etcd != null) {
-                dialer.discard(cluster); // the next pass dials afresh
-            }
+            // the next pass dials afresh: a kept channel would wait out gRPC's reconnect back-off (about 1 s, growing)
+            // after a seed that was not up yet, and see it that much later
+            dialer.discard(cluster);
             EtcdView view = new EtcdView.Unreachable(reasonOf(e, cluster), e.getMessage());
             List<ObservedMember> seen =
                     observed(members, pods, pvcs, target, restartAt, now, null, null, cluster, down);

@@ -1159,6 +1159,22 @@ class ClusterReconcileMockTest {
     }
 
     @Test
+    void aDialThatGotNoAnswerIsNotKeptSoTheNextPassDialsAfresh() {
+        create("fresh", 3, "");
+        converge("fresh", 30);
+        clusterPass.reconcile(NS, "fresh");
+        int dials = etcd.opened;
+
+        etcd.answering = false; // what a kept channel would remember: gRPC's reconnect back-off
+        clusterPass.reconcile(NS, "fresh");
+        etcd.answering = true;
+        clusterPass.reconcile(NS, "fresh");
+        clusterPass.reconcile(NS, "fresh");
+
+        assertThat(etcd.opened).as("dials after the unanswered one").isEqualTo(dials + 1);
+    }
+
+    @Test
     void lostMemoryBackedPodIsReplacedByANewMember() {
         create("mem", 3, "Memory");
         converge("mem", 30);

@@ -26,6 +26,10 @@ final class FakeEtcd implements EtcdAdmin.Factory {
     final List<String> changes = new ArrayList<>();
     private long nextId = 1;
     boolean reachable = true;
+    /** False: an opened connection gets no answer (a seed not up yet); {@link #opened} counts the dials. */
+    boolean answering = true;
+
+    int opened;
     boolean auth;
     /** What every member reports running; the leader is the voter with this id, else the first voter. */
     String version = "3.5.16";
@@ -77,9 +81,13 @@ final class FakeEtcd implements EtcdAdmin.Factory {
         if (!reachable) {
             throw new EtcdException.Unavailable("fake etcd unreachable", null);
         }
+        opened++;
         return new EtcdAdmin() {
             public Membership members() {
                 synchronized (FakeEtcd.this) {
+                    if (!answering) {
+                        throw new EtcdException.Unavailable("fake etcd: connection refused", null);
+                    }
                     return new Membership(clusterId, members);
                 }
             }
