@@ -204,6 +204,8 @@ final class MemberReport {
             return;
         }
         member.setStatus(status);
-        client.resource(member).updateStatus();
+        EtcdMember written = client.resource(member).updateStatus();
+        // the pass's object now names the version its write made: the member controller's caches wait for it
+        member.getMetadata().setResourceVersion(written.getMetadata().getResourceVersion());
     }
 }
