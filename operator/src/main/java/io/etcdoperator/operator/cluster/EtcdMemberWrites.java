@@ -5,10 +5,9 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.operator.planner.MemberMaterial;
 import io.etcdoperator.operator.resources.EtcdMembers;
 import io.etcdoperator.operator.resources.Labels;
+import io.etcdoperator.operator.writes.MergePatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -44,21 +43,11 @@ final class EtcdMemberWrites {
         Map<String, Object> patch = Map.of(
                 "metadata", Map.of("labels", Labels.member(cluster.getMetadata().getName(), member)),
                 "spec", Map.of("initialCluster", initialCluster));
-        client.resources(EtcdMember.class)
-                .inNamespace(ns(cluster))
-                .withName(member)
-                .patch(
-                        PatchContext.of(PatchType.JSON_MERGE),
-                        client.getKubernetesSerialization().asJson(patch));
+        MergePatch.of(client, EtcdMember::new, ns(cluster), member, patch);
     }
 
     void patchSpec(EtcdCluster cluster, String member, Map<String, Object> spec) {
-        client.resources(EtcdMember.class)
-                .inNamespace(ns(cluster))
-                .withName(member)
-                .patch(
-                        PatchContext.of(PatchType.JSON_MERGE),
-                        client.getKubernetesSerialization().asJson(Map.of("spec", spec)));
+        MergePatch.of(client, EtcdMember::new, ns(cluster), member, Map.of("spec", spec));
     }
 
     /** A merge patch of only the given status fields: the member controller owns the rest of the status. */
@@ -70,13 +59,18 @@ final class EtcdMemberWrites {
     }
 
     void patchStatus(String namespace, String member, Map<String, Object> fields) {
-        client.resources(EtcdMember.class)
-                .inNamespace(namespace)
-                .withName(member)
-                .subresource("status")
-                .patch(
-                        PatchContext.of(PatchType.JSON_MERGE),
-                        client.getKubernetesSerialization().asJson(Map.of("status", fields)));
+        MergePatch.ofStatus(client, EtcdMember::new, namespace, member, Map.of("status", fields));
+    }
+
+    /** Promoted: isVoter at once (the next dial, the voter-only PDB); an EtcdMember deleted meanwhile needs none. */
+    void markVoter(EtcdCluster cluster, String member) {
+        try {
+            patchStatus(ns(cluster), member, Map.of("isVoter", true));
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+        }
     }
 
     /**

@@ -15,7 +15,6 @@ import io.etcdoperator.operator.resources.Names;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,12 +112,7 @@ final class MembershipSteps {
                     StepExecutor.ETCD_GATE);
         }
         lease.ensureHeld();
-        members.patchStatus(
-                client.resources(EtcdMember.class)
-                        .inNamespace(ns(cluster))
-                        .withName(s.member())
-                        .get(),
-                Map.of("isVoter", true));
+        members.markVoter(cluster, s.member());
         return Outcome.reported(
                 events, cluster, s.reason(), "promoted learner " + s.member() + " (" + s.id() + ") to voter");
     }

@@ -19,10 +19,9 @@ import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.AgentImage;
 import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.MemberPvcs;
+import io.etcdoperator.operator.writes.MergePatch;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -157,12 +156,12 @@ public class MemberReconcile {
                     "Pod " + pod.getMetadata().getName() + " had lost the operator's labels " + s.restored()
                             + "; restored (the Pod is this member's by owner reference)");
         }
-        client.pods()
-                .inNamespace(pod.getMetadata().getNamespace())
-                .withName(pod.getMetadata().getName())
-                .patch(
-                        PatchContext.of(PatchType.JSON_MERGE),
-                        client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("labels", s.patch()))));
+        MergePatch.of(
+                client,
+                Pod::new,
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                Map.of("metadata", Map.of("labels", s.patch())));
     }
 
     /**
