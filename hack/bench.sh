@@ -7,13 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# hack/bench.sh --simulated N [--idle-seconds S] [--settle-seconds S] [--jvm "FLAGS"] [--profile-idle]: only SimulatedFleetBench, N three-member clusters on
+# hack/bench.sh --simulated N [--idle-seconds S] [--settle-seconds S] [--jvm "FLAGS"] [--profile-idle] [--profile-formation]: only SimulatedFleetBench, N three-member clusters on
 # simulated etcd (docs/benchmarks.md, "1000 simulated clusters"); the operator runs as a host JVM with FLAGS (default
 # -Xmx512m); builds through the reactor, prints bench/target/bench/simulated.md. --profile-idle records the idle window
-# with JFR, which itself costs about 40 % of the idle CPU: quote idle CPU from a run without it.
+# with JFR, which itself costs about 40 % of the idle CPU: quote idle CPU from a run without it. --profile-formation
+# records from the first create to the last READY=3 (simulated-formation-profile.txt); quote no times from such a run.
 if [ "${1:-}" = "--simulated" ]; then
   sim_clusters=${2:?--simulated needs a number of clusters}
-  sim_idle=60 sim_settle=15 sim_jvm=-Xmx512m sim_profile=false
+  sim_idle=60 sim_settle=15 sim_jvm=-Xmx512m sim_profile=false sim_profile_formation=false
   shift 2
   while [ $# -gt 0 ]; do
     case "$1" in
@@ -21,6 +22,7 @@ if [ "${1:-}" = "--simulated" ]; then
       --settle-seconds) sim_settle=$2; shift 2 ;;
       --jvm) sim_jvm=$2; shift 2 ;;
       --profile-idle) sim_profile=true; shift ;;
+      --profile-formation) sim_profile_formation=true; shift ;;
       *) echo "error: unknown argument '$1'" >&2; exit 2 ;;
     esac
   done
@@ -32,7 +34,7 @@ if [ "${1:-}" = "--simulated" ]; then
   mvn -B verify -pl bench -am -Pbench -Dcrd.bases.skipSync=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
     -Dit.test=SimulatedFleetBench -Dfailsafe.failIfNoSpecifiedTests=false -Dbench.simulated.clusters="$sim_clusters" \
     -Dbench.simulated.idle.seconds="$sim_idle" -Dbench.settle.seconds="$sim_settle" -De2e.operator.jvm="$sim_jvm" \
-    -Dbench.simulated.profile="$sim_profile" >&2 \
+    -Dbench.simulated.profile="$sim_profile" -Dbench.simulated.profile.formation="$sim_profile_formation" >&2 \
     || sim_status=$?
   [ -s bench/target/bench/simulated.md ] && cat bench/target/bench/simulated.md
   exit "${sim_status:-0}"

@@ -38,6 +38,7 @@ class SimulatedFleetBench {
     private final int idleSeconds = Integer.getInteger("bench.simulated.idle.seconds", 60);
     private final int settleSeconds = Integer.getInteger("bench.settle.seconds", 15);
     private final boolean profileIdle = Boolean.getBoolean("bench.simulated.profile");
+    private final boolean profileFormation = Boolean.getBoolean("bench.simulated.profile.formation");
     // each poll LISTs every cluster through the aggregator: a big fleet is polled less often, so as not to load it
     private final Duration poll = Duration.ofSeconds(clusters > 200 ? 5 : 2);
     private final Duration timeout = Duration.ofMinutes(Integer.getInteger("bench.simulated.timeout.minutes", 90));
@@ -59,6 +60,7 @@ class SimulatedFleetBench {
             ProcessTree cpuBefore = ProcessTree.sample();
             say("creating " + clusters + " clusters");
 
+            IdleProfile forming = profileFormation ? IdleProfile.start(operator) : null;
             Instant start = Instant.now();
             // polled from the start: on a loaded machine creating a big fleet takes minutes, and early clusters are
             // done
@@ -82,6 +84,11 @@ class SimulatedFleetBench {
             say("created in " + seconds(creating) + " s; waiting for READY=3");
             poller.join();
             Duration allReady = Duration.between(start, Instant.now());
+            if (forming != null) {
+                forming.stop(
+                        out.resolveSibling("simulated-formation.jfr"),
+                        out.resolveSibling("simulated-formation-profile.txt"));
+            }
             ProcessTree cpuReady = ProcessTree.sample();
             ApiServerRequests requestsReady = requests(env);
             OperatorPasses passesReady = passes(env);
