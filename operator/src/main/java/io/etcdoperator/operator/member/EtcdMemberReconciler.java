@@ -30,6 +30,8 @@ import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -54,7 +56,8 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
     private final MemberReconcile pass;
     private final Supplier<Optional<KubeReads>> caches;
     private final CachePass cachePass;
-    private final SeenVersions seen = new SeenVersions();
+    /** Members whose last pass on the API server ended steady: their next pass may run on the caches. */
+    private final Set<ResourceID> settled = ConcurrentHashMap.newKeySet();
 
     private final Consumer<IndexerResourceCache<EtcdMember>> shareMembers;
 
@@ -97,29 +100,25 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
         try (var logs = logContext(resource)) {
             UpdateControl<EtcdMember> control = UpdateControl.noUpdate();
             ResourceID id = ResourceID.fromResource(resource);
-            // any pass starts on the caches (a write ends it there); the API server's view when they may lag ours
             Optional<KubeReads> cached = caches.get()
-                    .filter(c -> cachePass.enabled()
-                            && seen.caughtUp(id, resource.getMetadata().getResourceVersion())
-                            && sameVersions(resource, context, c));
+                    .filter(c -> cachePass.enabled() && settled.remove(id) && sameVersions(resource, context, c));
             if (cached.isPresent()) {
                 EtcdMember copy = ObjectCopies.of(resource);
                 Optional<Optional<Duration>> next =
                         cachePass.attempt("etcdmember", () -> pass.reconcile(copy, cached.get()));
                 if (next.isPresent()) {
+                    settled.add(id);
                     return next.get().map(d -> control.rescheduleAfter(d)).orElse(control);
                 }
             }
-            EtcdMember fresh = context.getClient().resource(resource).get();
+            EtcdMember fresh = context.getClient().resource(resource).get(); // the cache may lag our own status writes
             if (fresh == null || fresh.getMetadata().getDeletionTimestamp() != null) {
-                seen.forget(id);
                 return control;
             }
             try {
-                String read = fresh.getMetadata().getResourceVersion();
                 Optional<Duration> next = pass.reconcile(fresh);
-                if (!read.equals(fresh.getMetadata().getResourceVersion())) {
-                    seen.wrote(id, fresh.getMetadata().getResourceVersion()); // MemberReport's status write
+                if (next.filter(MemberReconcile.STEADY::equals).isPresent()) {
+                    settled.add(id);
                 }
                 return next.map(d -> control.rescheduleAfter(d)).orElse(control);
             } catch (RuntimeException e) {
@@ -139,7 +138,7 @@ public class EtcdMemberReconciler implements Reconciler<EtcdMember>, Cleaner<Etc
 
     @Override
     public DeleteControl cleanup(EtcdMember resource, Context<EtcdMember> context) {
-        seen.forget(ResourceID.fromResource(resource));
+        settled.remove(ResourceID.fromResource(resource));
         try (var logs = logContext(resource)) {
             MemberReconcile.Cleanup result = pass.cleanup(resource);
             return result.done()

@@ -204,8 +204,6 @@ final class MemberReport {
             return;
         }
         member.setStatus(status);
-        EtcdMember written = client.resource(member).updateStatus();
-        // the pass's object now names the version its write made: the member controller's caches wait for it
-        member.getMetadata().setResourceVersion(written.getMetadata().getResourceVersion());
+        client.resource(member).updateStatus();
     }
 }
