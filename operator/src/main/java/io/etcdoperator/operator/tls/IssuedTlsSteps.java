@@ -5,9 +5,8 @@ import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.operator.events.EventRecorder;
 import io.etcdoperator.operator.planner.TlsWrite;
 import io.etcdoperator.operator.reason.Reason;
+import io.etcdoperator.operator.writes.MergePatch;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
@@ -54,15 +53,12 @@ public final class IssuedTlsSteps {
 
     /** The member controller copies the stamp onto the Pod it creates (MemberPods): a Pod records what it started with. */
     private void stamp(EtcdCluster cluster, TlsWrite.StampMaterial s) {
-        client.resources(EtcdMember.class)
-                .inNamespace(cluster.getMetadata().getNamespace())
-                .withName(s.member())
-                .patch(
-                        PatchContext.of(PatchType.JSON_MERGE),
-                        client.getKubernetesSerialization()
-                                .asJson(Map.of(
-                                        "metadata",
-                                        Map.of("annotations", s.material().annotations()))));
+        MergePatch.of(
+                client,
+                EtcdMember::new,
+                cluster.getMetadata().getNamespace(),
+                s.member(),
+                Map.of("metadata", Map.of("annotations", s.material().annotations())));
     }
 
     private void record(EtcdCluster cluster, Reason reason, String message) {

@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 
 /**
  * A JSON merge patch of an object known by name: one PATCH request. fabric8's {@code withName(..).patch(context,
- * String)} GETs the object first only to build the URL from it; in a forming fleet that was a GET before each of the
- * cluster controller's member writes (docs/benchmarks.md). A missing object fails the PATCH with 404 as the GET did.
+ * String)} GETs the object first only to build the URL from it; in a forming fleet that was a GET before each write of
+ * the cluster controller's to an EtcdMember (docs/benchmarks.md). A missing object fails the PATCH with 404 as the GET
+ * did. The rare writes of quorum recovery and retained volumes still read first.
  */
 public final class MergePatch {
 
