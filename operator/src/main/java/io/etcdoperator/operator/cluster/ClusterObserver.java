@@ -155,7 +155,7 @@ public class ClusterObserver {
                     observed,
                     new EtcdView.Reached(membership),
                     auth,
-                    maintenance(cluster, recovery, etcd, defrags, now, noAlarmInStatus(membership, statuses(observed))),
+                    maintenance(cluster, recovery, etcd, defrags, now, skipAlarms(cluster, membership, observed)),
                     now,
                     stranded,
                     recourse.of(cluster, observed),
@@ -238,6 +238,16 @@ public class ClusterObserver {
      * etcd lists its active alarms in each member's Status errors: when every member etcd lists answered with none,
      * there is none, and the Alarm call is not needed (docs/etcd-client.md). Any error, or a member not asked: ask.
      */
+    /**
+     * With auth on, the Alarm call is the pass's one call etcd checks the token on (member list and Status take none):
+     * without it a root password changed behind the operator went unseen while the channel stayed open.
+     */
+    private static boolean skipAlarms(EtcdCluster cluster, Membership membership, List<ObservedMember> observed) {
+        boolean auth = cluster.getStatus() != null
+                && Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
+        return !auth && noAlarmInStatus(membership, statuses(observed));
+    }
+
     static boolean noAlarmInStatus(Membership membership, List<EndpointStatus> statuses) {
         Set<MemberId> answered = statuses.stream().map(EndpointStatus::memberId).collect(Collectors.toSet());
         Set<MemberId> listed = membership.members().stream().map(Member::id).collect(Collectors.toSet());
