@@ -235,10 +235,6 @@ public class ClusterObserver {
     }
 
     /**
-     * etcd lists its active alarms in each member's Status errors: when every member etcd lists answered with none,
-     * there is none, and the Alarm call is not needed (docs/etcd-client.md). Any error, or a member not asked: ask.
-     */
-    /**
      * With auth on, the Alarm call is the pass's one call etcd checks the token on (member list and Status take none):
      * without it a root password changed behind the operator went unseen while the channel stayed open.
      */
@@ -248,6 +244,10 @@ public class ClusterObserver {
         return !auth && noAlarmInStatus(membership, statuses(observed));
     }
 
+    /**
+     * etcd lists its active alarms in each member's Status errors: when every member etcd lists answered with none,
+     * there is none, and the Alarm call is not needed (docs/etcd-client.md). Any error, or a member not asked: ask.
+     */
     static boolean noAlarmInStatus(Membership membership, List<EndpointStatus> statuses) {
         Set<MemberId> answered = statuses.stream().map(EndpointStatus::memberId).collect(Collectors.toSet());
         Set<MemberId> listed = membership.members().stream().map(Member::id).collect(Collectors.toSet());
