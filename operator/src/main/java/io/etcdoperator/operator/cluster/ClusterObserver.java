@@ -28,6 +28,7 @@ import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.BackendQuota;
 import io.etcdoperator.operator.resources.MemberPodStatus;
+import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.PodRevisions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -108,7 +109,8 @@ public class ClusterObserver {
         Map<String, Pod> labelled = byName(reads.pods(ns, name));
         Map<String, Pod> pods = MemberPodIdentity.byOwner(
                 members, labelled, pod -> reads.pod(ns, pod).orElse(null));
-        Map<String, PersistentVolumeClaim> pvcs = byName(reads.volumes(ns, name));
+        ObservedClusterSpec target = cluster.getStatus().getObserved();
+        Map<String, PersistentVolumeClaim> pvcs = claims(ns, name, target, reads);
         List<EtcdDefrag> defrags = reads.defrags(ns);
         Optional<ClusterId> clusterId = Optional.ofNullable(cluster.getStatus().getClusterID())
                 .filter(s -> !s.isBlank())
@@ -119,7 +121,6 @@ public class ClusterObserver {
         Map<String, ObservedMember.NodeDown> down = nodes.down(all);
         List<ObservedCluster.StrandedPod> stranded = StrandedPods.of(members, labelled, down);
         Optional<Instant> restartAt = restartAt(cluster);
-        ObservedClusterSpec target = cluster.getStatus().getObserved();
         Optional<Maintenance.QuorumRecovery> recovery = RecoveryRequest.read(cluster, members, pods);
         List<URI> endpoints =
                 VoterEndpoints.dialled(cluster, members, pods.keySet(), recovery, clusterId.isPresent(), external);
@@ -174,6 +175,14 @@ public class ClusterObserver {
                     members,
                     Optional.empty());
         }
+    }
+
+    /** A Memory cluster's members have no claims (the medium is immutable): nothing to read, nothing to release. */
+    private static Map<String, PersistentVolumeClaim> claims(
+            String ns, String name, ObservedClusterSpec target, KubeReads reads) {
+        return target != null && MemberPods.memoryBacked(target.getStorage())
+                ? Map.of()
+                : byName(reads.volumes(ns, name));
     }
 
     private static <R extends HasMetadata> Map<String, R> byName(List<R> objects) {

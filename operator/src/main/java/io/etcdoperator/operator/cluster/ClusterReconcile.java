@@ -21,6 +21,7 @@ import io.etcdoperator.operator.planner.Refusals;
 import io.etcdoperator.operator.planner.Step;
 import io.etcdoperator.operator.planner.TlsWrite;
 import io.etcdoperator.operator.reads.CachePass;
+import io.etcdoperator.operator.reads.CachedDefrags;
 import io.etcdoperator.operator.reads.KubeReads;
 import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.resources.NameRules;
@@ -201,7 +202,10 @@ public class ClusterReconcile {
             }
         }
         pacing.settle(namespace + "/" + name, false); // until this pass plans Converged
-        return reconcile(namespace, name, apiServer);
+        return reconcile(
+                namespace,
+                name,
+                caches.<KubeReads>map(c -> new CachedDefrags(apiServer, c)).orElse(apiServer));
     }
 
     private Optional<Duration> reconcile(String namespace, String name, KubeReads reads) {

@@ -3,6 +3,7 @@ package io.etcdoperator.operator.resources;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
+import io.etcdoperator.api.v1alpha2.StorageSpec;
 import io.etcdoperator.operator.planner.MemberMaterial;
 import io.etcdoperator.operator.planner.VersionPolicy;
 import io.fabric8.kubernetes.api.model.Affinity;
@@ -175,7 +176,11 @@ public final class MemberPods {
     }
 
     public static boolean memoryBacked(EtcdMemberSpec spec) {
-        return spec.getStorage() != null && "Memory".equals(spec.getStorage().getMedium());
+        return memoryBacked(spec.getStorage());
+    }
+
+    public static boolean memoryBacked(StorageSpec storage) {
+        return storage != null && StorageSpec.MEDIUM_MEMORY.equals(storage.getMedium());
     }
 
     /** An unset (all-empty) requirement falls back to modest requests; anything the user set is kept as is. */

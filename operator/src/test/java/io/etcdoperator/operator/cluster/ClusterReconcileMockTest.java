@@ -455,6 +455,53 @@ class ClusterReconcileMockTest {
     }
 
     @Test
+    void aFormingPassReadsNoClaimsOfAMemoryClusterAndNoDefragsWhileTheCacheHoldsNoUnfinishedRun()
+            throws InterruptedException {
+        create("mem", 3, "Memory");
+        create("disk", 3, "");
+        converge("mem", 2);
+        converge("disk", 2);
+        assertThat(ready("mem")).as("still forming").isLessThan(3);
+        try (KubernetesClient guarded = guarded()) {
+            ClusterReconcile pass = cachedPass(guarded, new SnapshotReads(client, NS));
+            List<String> memory = requestsOf(() -> pass.reconcile(NS, "mem"));
+            assertThat(memory)
+                    .as("an API server pass")
+                    .anyMatch(r -> r.startsWith("GET") && r.contains("/etcdmembers"));
+            assertThat(memory).noneMatch(r -> r.contains("/persistentvolumeclaims") || r.contains("/etcddefrags"));
+            List<String> disk = requestsOf(() -> pass.reconcile(NS, "disk"));
+            assertThat(disk).anyMatch(r -> r.contains("/persistentvolumeclaims"));
+            assertThat(disk).noneMatch(r -> r.contains("/etcddefrags"));
+
+            var run = new io.etcdoperator.api.v1alpha2.EtcdDefrag();
+            run.setMetadata(
+                    new ObjectMetaBuilder().withName("now").withNamespace(NS).build());
+            run.setSpec(new io.etcdoperator.api.v1alpha2.EtcdDefragSpec());
+            run.getSpec().setClusterRef(new LocalObjectReference("disk"));
+            client.resource(run).create();
+            lookFrom(pass, new SnapshotReads(client, NS));
+            assertThat(requestsOf(() -> pass.reconcile(NS, "disk")))
+                    .as("an unfinished run in the cache: the API server's list")
+                    .anyMatch(r -> r.startsWith("GET") && r.contains("/etcddefrags"));
+        }
+    }
+
+    /** The requests {@code pass} sent, as "METHOD path". */
+    private static List<String> requestsOf(Runnable pass) throws InterruptedException {
+        while (server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS) != null) {
+            // what earlier passes sent
+        }
+        pass.run();
+        List<String> sent = new ArrayList<>();
+        for (var r = server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS);
+                r != null;
+                r = server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            sent.add(r.getMethod() + " " + r.getPath());
+        }
+        return sent;
+    }
+
+    @Test
     void aSettledClusterWithAuthReadsTheUsersSecretEveryMinuteAndItsOwnEveryFive() throws InterruptedException {
         rootSecret("sealed-root", "s3cret");
         createWithAuth("sealed", "sealed-root");
