@@ -78,8 +78,17 @@ final class EtcdMemberWrites {
      * Best effort: the member controller finds the id itself once the Pod is Ready.
      */
     void recordMemberId(EtcdCluster cluster, String member, String id) {
+        recordMember(cluster, member, Map.of("memberID", id));
+    }
+
+    /** A learner just added: its id and that it does not vote yet in one write (the next pass's report needs none). */
+    void recordLearner(EtcdCluster cluster, String member, String id) {
+        recordMember(cluster, member, Map.of("memberID", id, "isVoter", false));
+    }
+
+    private void recordMember(EtcdCluster cluster, String member, Map<String, Object> fields) {
         try {
-            patchStatus(ns(cluster), member, Map.of("memberID", id)); // by name: a GET first would only cost a call
+            patchStatus(ns(cluster), member, fields); // by name: a GET first would only cost a call
         } catch (KubernetesClientException e) {
             LOG.atDebug()
                     .addKeyValue("member", member)

@@ -80,7 +80,7 @@ final class MembershipSteps {
             // it
             members.writeInitialCluster(cluster, s.member(), s.initialCluster());
             if (!"?".equals(id)) {
-                members.recordMemberId(cluster, s.member(), id);
+                members.recordLearner(cluster, s.member(), id);
             }
             return Outcome.reported(
                     events,

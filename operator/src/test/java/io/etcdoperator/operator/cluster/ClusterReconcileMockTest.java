@@ -7,6 +7,8 @@ import io.etcdoperator.api.v1alpha2.ClientTls;
 import io.etcdoperator.api.v1alpha2.ClusterTls;
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdClusterSpec;
+import io.etcdoperator.api.v1alpha2.EtcdDefrag;
+import io.etcdoperator.api.v1alpha2.EtcdDefragSpec;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.etcdoperator.operator.MockCrds;
@@ -53,6 +55,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -457,45 +460,46 @@ class ClusterReconcileMockTest {
     @Test
     void aFormingPassReadsNoClaimsOfAMemoryClusterAndNoDefragsWhileTheCacheHoldsNoUnfinishedRun()
             throws InterruptedException {
-        create("mem", 3, "Memory");
-        create("disk", 3, "");
-        converge("mem", 2);
-        converge("disk", 2);
-        assertThat(ready("mem")).as("still forming").isLessThan(3);
+        create("forming-mem", 3, "Memory");
+        create("forming-disk", 3, "");
+        converge("forming-mem", 2);
+        converge("forming-disk", 2);
+        assertThat(ready("forming-mem")).as("still forming").isLessThan(3);
         try (KubernetesClient guarded = guarded()) {
             ClusterReconcile pass = cachedPass(guarded, new SnapshotReads(client, NS));
-            List<String> memory = requestsOf(() -> pass.reconcile(NS, "mem"));
+            List<String> memory = requestsOf(() -> pass.reconcile(NS, "forming-mem"));
             assertThat(memory)
                     .as("an API server pass")
                     .anyMatch(r -> r.startsWith("GET") && r.contains("/etcdmembers"));
             assertThat(memory).noneMatch(r -> r.contains("/persistentvolumeclaims") || r.contains("/etcddefrags"));
-            List<String> disk = requestsOf(() -> pass.reconcile(NS, "disk"));
+            List<String> disk = requestsOf(() -> pass.reconcile(NS, "forming-disk"));
             assertThat(disk).anyMatch(r -> r.contains("/persistentvolumeclaims"));
             assertThat(disk).noneMatch(r -> r.contains("/etcddefrags"));
 
-            var run = new io.etcdoperator.api.v1alpha2.EtcdDefrag();
+            var run = new EtcdDefrag();
             run.setMetadata(
                     new ObjectMetaBuilder().withName("now").withNamespace(NS).build());
-            run.setSpec(new io.etcdoperator.api.v1alpha2.EtcdDefragSpec());
-            run.getSpec().setClusterRef(new LocalObjectReference("disk"));
+            run.setSpec(new EtcdDefragSpec());
+            run.getSpec().setClusterRef(new LocalObjectReference("forming-disk"));
             client.resource(run).create();
             lookFrom(pass, new SnapshotReads(client, NS));
-            assertThat(requestsOf(() -> pass.reconcile(NS, "disk")))
+            assertThat(requestsOf(() -> pass.reconcile(NS, "forming-disk")))
                     .as("an unfinished run in the cache: the API server's list")
                     .anyMatch(r -> r.startsWith("GET") && r.contains("/etcddefrags"));
+            client.resource(run).delete(); // the other tests share the namespace
         }
     }
 
     /** The requests {@code pass} sent, as "METHOD path". */
     private static List<String> requestsOf(Runnable pass) throws InterruptedException {
-        while (server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS) != null) {
+        while (server.takeRequest(1, TimeUnit.MILLISECONDS) != null) {
             // what earlier passes sent
         }
         pass.run();
         List<String> sent = new ArrayList<>();
-        for (var r = server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS);
+        for (var r = server.takeRequest(1, TimeUnit.MILLISECONDS);
                 r != null;
-                r = server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                r = server.takeRequest(1, TimeUnit.MILLISECONDS)) {
             sent.add(r.getMethod() + " " + r.getPath());
         }
         return sent;

@@ -14,7 +14,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A promotion's isVoter write: one PATCH by name, and none needed for an EtcdMember deleted meanwhile. */
+/** The cluster controller's status writes to EtcdMembers: one PATCH by name each, none for a member deleted meanwhile. */
 @EnableKubernetesMockClient(crud = true)
 class EtcdMemberWritesMockTest {
 
@@ -30,13 +30,7 @@ class EtcdMemberWritesMockTest {
 
     @Test
     void aPromotedMemberIsAVoterAfterOneRequest() {
-        EtcdMember member = new EtcdMember();
-        member.getMetadata().setName("demo-a");
-        member.getMetadata().setNamespace(NS);
-        EtcdMemberSpec spec = new EtcdMemberSpec();
-        spec.setClusterName("demo");
-        member.setSpec(spec);
-        client.resource(member).create();
+        create("demo-a");
         int before = server.getRequestCount();
 
         new EtcdMemberWrites(client).markVoter(cluster, "demo-a");
@@ -49,6 +43,33 @@ class EtcdMemberWritesMockTest {
                         .getStatus()
                         .getIsVoter())
                 .isTrue();
+    }
+
+    @Test
+    void aLearnerJustAddedHasItsIdAndIsNoVoterAfterOneRequest() {
+        create("demo-b");
+        int before = server.getRequestCount();
+
+        new EtcdMemberWrites(client).recordLearner(cluster, "demo-b", "8e9e05c52164694d");
+
+        assertThat(server.getRequestCount() - before).isEqualTo(1);
+        var status = client.resources(EtcdMember.class)
+                .inNamespace(NS)
+                .withName("demo-b")
+                .get()
+                .getStatus();
+        assertThat(status.getMemberID()).isEqualTo("8e9e05c52164694d");
+        assertThat(status.getIsVoter()).isFalse();
+    }
+
+    private static void create(String name) {
+        EtcdMember member = new EtcdMember();
+        member.getMetadata().setName(name);
+        member.getMetadata().setNamespace(NS);
+        EtcdMemberSpec spec = new EtcdMemberSpec();
+        spec.setClusterName("demo");
+        member.setSpec(spec);
+        client.resource(member).create();
     }
 
     @Test
