@@ -31,6 +31,17 @@ public record Membership(ClusterId clusterId, List<Member> members) {
         return members.stream().filter(m -> m.id().equals(id)).findFirst();
     }
 
+    /** This list once etcd accepted MemberPromote for {@code id}: that member votes. */
+    public Membership promoted(MemberId id) {
+        return new Membership(
+                clusterId,
+                members.stream()
+                        .map(m -> m.id().equals(id) && m.learner()
+                                ? new Member(m.id(), m.name(), m.peerUrls(), m.clientUrls(), false)
+                                : m)
+                        .toList());
+    }
+
     public List<Member> voters() {
         return members.stream().filter(m -> !m.learner()).toList();
     }

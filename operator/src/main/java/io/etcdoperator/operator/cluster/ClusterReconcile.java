@@ -349,7 +349,7 @@ public class ClusterReconcile {
                 .addKeyValue("step", step)
                 .log("planned");
         Outcome outcome = executor.execute(step, cluster, observation, issued.flatMap(IssuedTls::desired));
-        ObservedCluster reported = step.stops().map(observed::restarting).orElse(observed);
+        ObservedCluster reported = reported(step, outcome, observed);
         Reason exceeded = step instanceof Step.DeadlineExceeded d ? d.reason() : null;
         latch(cluster, outcome, now);
         report.members(observation, executor);
@@ -361,6 +361,14 @@ public class ClusterReconcile {
         Duration next = pacing.pace(key, outcome.reason(), outcome.recheck(), now);
         Duration tlsNext = issued.map(t -> IssuedTlsPlanner.recheck(t, now)).orElse(next);
         return tlsNext.compareTo(next) < 0 ? tlsNext : next;
+    }
+
+    /** The cluster as this pass reports it: a member it restarts is not ready, a learner etcd promoted votes. */
+    private static ObservedCluster reported(Step step, Outcome outcome, ObservedCluster observed) {
+        ObservedCluster reported = step.stops().map(observed::restarting).orElse(observed);
+        return step instanceof Step.PromoteLearner p && outcome.reason() == p.reason()
+                ? reported.promoted(p.id())
+                : reported;
     }
 
     /** What the step latched into status: the cluster id it discovered or let go, and auth once enabled. */

@@ -2,6 +2,7 @@ package io.etcdoperator.operator.planner;
 
 import io.etcdoperator.etcd.ClusterId;
 import io.etcdoperator.etcd.Member;
+import io.etcdoperator.etcd.MemberId;
 import io.etcdoperator.etcd.Membership;
 import java.time.Instant;
 import java.util.Comparator;
@@ -123,6 +124,33 @@ public record ObservedCluster(
                         .map(m -> m.name().equals(member) ? m.restarting() : m)
                         .toList(),
                 etcd,
+                auth,
+                maintenance,
+                observedAt,
+                stranded,
+                recourse,
+                retained,
+                external);
+    }
+
+    /**
+     * The cluster as the pass whose MemberPromote etcd accepted reports it: a ready {@code id} votes now, so READY counts
+     * it in that pass, not a pass (a queue round in a fleet) later. One not seen ready stays as seen: as a voter it
+     * would make the report count a voter down, which the next pass judges on its own observation.
+     */
+    public ObservedCluster promoted(MemberId id) {
+        if (!(etcd instanceof EtcdView.Reached reached)
+                || members.stream()
+                        .noneMatch(m -> m.ready()
+                                && m.entryIn(reached.membership())
+                                        .map(e -> e.id().equals(id))
+                                        .orElse(false))) {
+            return this;
+        }
+        return new ObservedCluster(
+                clusterId,
+                members,
+                new EtcdView.Reached(reached.membership().promoted(id)),
                 auth,
                 maintenance,
                 observedAt,

@@ -114,6 +114,13 @@ final class Observations {
         return this;
     }
 
+    /** A learner that runs and serves (its endpoint answered with a leader): ready, not yet voting. */
+    Observations readyLearner(String name) {
+        add(name, false, false, false, false, true, true, false, true);
+        etcd.add(new Member(id(name), name, List.of(peer(name)), List.of(), true));
+        return this;
+    }
+
     Observations addedButUnwritten(String name) {
         add(name, false, true, false, false, false, false, false, true);
         etcd.add(new Member(id(name), "", List.of(peer(name)), List.of(), true));
