@@ -124,6 +124,12 @@ public sealed interface Step {
         public Reason reason() {
             return Reason.PAUSING;
         }
+
+        /** READY=0 from this pass on: a resume latched before the next pass must not inherit READY=1. */
+        @Override
+        public Optional<String> stops() {
+            return Optional.of(member);
+        }
     }
 
     /** Bring a parked member back on its PVC with the same member id. */

@@ -54,7 +54,8 @@ public final class ClusterHealth {
             List<Refusal> refusals,
             Reason exceeded) {
         List<ObservedMember> running = observed.running();
-        boolean paused = desired == 0 && running.isEmpty();
+        // the pass that parks the last member reports the cluster paused, as the next one will
+        boolean paused = desired == 0 && (running.isEmpty() || step == Reason.PAUSING);
         boolean formed = observed.clusterId().isPresent();
         Membership membership = observed.etcd() instanceof EtcdView.Reached r ? r.membership() : null;
         int voters = observed.voterCount();

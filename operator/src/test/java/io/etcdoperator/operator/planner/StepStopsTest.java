@@ -14,6 +14,7 @@ class StepStopsTest {
         assertThat(new Step.RestartMember("m-1", RestartReason.VERSION_CHANGED).stops())
                 .contains("m-1");
         assertThat(new QuorumLossSteps.ForceNewCluster("m-1", false).stops()).contains("m-1");
+        assertThat(new Step.Pause("m-1").stops()).as("parked: its Pod goes").contains("m-1");
         assertThat(new QuorumLossSteps.ForceNewCluster("m-1", true).stops())
                 .as("etcd-guard restarts etcd in the Pod")
                 .contains("m-1");

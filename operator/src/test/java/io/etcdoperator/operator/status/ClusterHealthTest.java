@@ -56,6 +56,19 @@ class ClusterHealthTest {
         assertThat(r.ready()).isEqualTo(3);
     }
 
+    /** The pass that parks the last member reports it stopped (Step.Pause) and the cluster paused, not a quorum lost. */
+    @Test
+    void thePassThatParksTheLastMemberReportsThePause() {
+        ObservedCluster parking = voters(1, 1).restarting("ma");
+
+        var r = ClusterHealth.assess(parking, 0, false, Reason.PAUSING, "pausing ma", List.of(), null);
+
+        assertThat(r.ready()).isZero();
+        assertThat(r.available().reason()).isEqualTo(Reason.PAUSED);
+        assertThat(r.degraded().status()).isFalse();
+        assertThat(r.progressing().reason()).isEqualTo(Reason.PAUSED);
+    }
+
     /** kstatus: Ready only when the latched spec is reached and the cluster available; else whatever stands in the way. */
     @Test
     void readyIsTrueOnlyWhenReconciledAndAvailable() {
