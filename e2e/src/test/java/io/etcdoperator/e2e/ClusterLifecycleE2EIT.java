@@ -68,7 +68,11 @@ class ClusterLifecycleE2EIT {
 
         env.patchSpec(ns, "walk", "{\"replicas\":0}");
         Await.until(
-                "paused: no member Pods", STEP, () -> env.memberPods(ns, "walk").isEmpty());
+                "paused: no member Pods, READY=0",
+                STEP,
+                () -> env.memberPods(ns, "walk").isEmpty()
+                        && Integer.valueOf(0)
+                                .equals(EtcdStatus.of(env.cluster(ns, "walk")).get("readyMembers")));
         assertThat(env.client().persistentVolumeClaims().inNamespace(ns).list().getItems())
                 .as("PVCs kept while paused")
                 .hasSize(1);
