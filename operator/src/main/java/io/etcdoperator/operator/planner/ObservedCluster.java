@@ -118,19 +118,11 @@ public record ObservedCluster(
 
     /** The cluster as the pass that restarts {@code member} reports it: READY must not count a Pod just deleted. */
     public ObservedCluster restarting(String member) {
-        return new ObservedCluster(
-                clusterId,
+        return with(
                 members.stream()
                         .map(m -> m.name().equals(member) ? m.restarting() : m)
                         .toList(),
-                etcd,
-                auth,
-                maintenance,
-                observedAt,
-                stranded,
-                recourse,
-                retained,
-                external);
+                etcd);
     }
 
     /**
@@ -147,10 +139,14 @@ public record ObservedCluster(
                                         .orElse(false))) {
             return this;
         }
+        return with(members, new EtcdView.Reached(reached.membership().promoted(id)));
+    }
+
+    private ObservedCluster with(List<ObservedMember> reportedMembers, EtcdView reportedEtcd) {
         return new ObservedCluster(
                 clusterId,
-                members,
-                new EtcdView.Reached(reached.membership().promoted(id)),
+                reportedMembers,
+                reportedEtcd,
                 auth,
                 maintenance,
                 observedAt,
