@@ -21,6 +21,7 @@ import io.etcdoperator.operator.planner.ExternalMembers;
 import io.etcdoperator.operator.planner.Maintenance;
 import io.etcdoperator.operator.planner.ObservedCluster;
 import io.etcdoperator.operator.planner.ObservedMember;
+import io.etcdoperator.operator.planner.SpecRules;
 import io.etcdoperator.operator.planner.StrandedPods;
 import io.etcdoperator.operator.reads.CachePass;
 import io.etcdoperator.operator.reads.KubeReads;
@@ -28,7 +29,6 @@ import io.etcdoperator.operator.reason.Reason;
 import io.etcdoperator.operator.reason.RestartReason;
 import io.etcdoperator.operator.resources.BackendQuota;
 import io.etcdoperator.operator.resources.MemberPodStatus;
-import io.etcdoperator.operator.resources.MemberPods;
 import io.etcdoperator.operator.resources.Names;
 import io.etcdoperator.operator.resources.PodRevisions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -156,7 +156,7 @@ public class ClusterObserver {
                     observed,
                     new EtcdView.Reached(membership),
                     auth,
-                    maintenance(cluster, recovery, etcd, defrags, now, skipAlarms(cluster, membership, observed)),
+                    maintenance(cluster, recovery, etcd, defrags, now, skipAlarms(auth, membership, observed)),
                     now,
                     stranded,
                     recourse.of(cluster, observed),
@@ -180,9 +180,7 @@ public class ClusterObserver {
     /** A Memory cluster's members have no claims (the medium is immutable): nothing to read, nothing to release. */
     private static Map<String, PersistentVolumeClaim> claims(
             String ns, String name, ObservedClusterSpec target, KubeReads reads) {
-        return target != null && MemberPods.memoryBacked(target.getStorage())
-                ? Map.of()
-                : byName(reads.volumes(ns, name));
+        return target != null && SpecRules.memory(target.getStorage()) ? Map.of() : byName(reads.volumes(ns, name));
     }
 
     private static <R extends HasMetadata> Map<String, R> byName(List<R> objects) {
@@ -247,10 +245,9 @@ public class ClusterObserver {
      * With auth on, the Alarm call is the pass's one call etcd checks the token on (member list and Status take none):
      * without it a root password changed behind the operator went unseen while the channel stayed open.
      */
-    private static boolean skipAlarms(EtcdCluster cluster, Membership membership, List<ObservedMember> observed) {
-        boolean auth = cluster.getStatus() != null
-                && Boolean.TRUE.equals(cluster.getStatus().getAuthEnabled());
-        return !auth && noAlarmInStatus(membership, statuses(observed));
+    private static boolean skipAlarms(
+            ObservedCluster.AuthView auth, Membership membership, List<ObservedMember> observed) {
+        return !auth.latched() && noAlarmInStatus(membership, statuses(observed));
     }
 
     /**

@@ -39,13 +39,17 @@ public final class DefragRuns {
 
     private static List<EtcdDefrag> unfinished(List<EtcdDefrag> inNamespace, String cluster) {
         return inNamespace.stream()
-                .filter(d -> d.getMetadata().getDeletionTimestamp() == null)
+                .filter(DefragRuns::open)
                 .filter(d -> d.getSpec() != null
                         && d.getSpec().getClusterRef() != null
                         && cluster.equals(d.getSpec().getClusterRef().getName()))
-                .filter(d -> !terminal(d))
                 .sorted(OLDEST_FIRST)
                 .toList();
+    }
+
+    /** Not being deleted, and neither Complete nor Failed: a run a cluster's steps may still write to. */
+    public static boolean open(EtcdDefrag d) {
+        return d.getMetadata().getDeletionTimestamp() == null && !terminal(d);
     }
 
     /** The oldest unfinished run of {@code cluster} among {@code inNamespace} (its namespace's EtcdDefrags). */

@@ -115,8 +115,8 @@ public final class SpecRules {
         return replicas == null ? 3 : replicas;
     }
 
-    static boolean memory(StorageSpec storage) {
-        return storage != null && "Memory".equals(storage.getMedium());
+    public static boolean memory(StorageSpec storage) {
+        return storage != null && StorageSpec.MEDIUM_MEMORY.equals(storage.getMedium());
     }
 
     static Quantity size(StorageSpec storage) {

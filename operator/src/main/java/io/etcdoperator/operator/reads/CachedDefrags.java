@@ -2,8 +2,8 @@ package io.etcdoperator.operator.reads;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdDefrag;
-import io.etcdoperator.api.v1alpha2.EtcdDefragStatus;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
+import io.etcdoperator.operator.defrag.DefragRuns;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
@@ -28,15 +28,7 @@ public final class CachedDefrags implements KubeReads {
     @Override
     public List<EtcdDefrag> defrags(String namespace) {
         List<EtcdDefrag> cached = caches.defrags(namespace);
-        return cached.stream().anyMatch(CachedDefrags::unfinished) ? apiServer.defrags(namespace) : cached;
-    }
-
-    /** Not yet Complete or Failed, and not being deleted: a run a pass may still write to. */
-    static boolean unfinished(EtcdDefrag run) {
-        String phase = run.getStatus() == null ? null : run.getStatus().getPhase();
-        return run.getMetadata().getDeletionTimestamp() == null
-                && !EtcdDefragStatus.PHASE_COMPLETE.equals(phase)
-                && !EtcdDefragStatus.PHASE_FAILED.equals(phase);
+        return cached.stream().anyMatch(DefragRuns::open) ? apiServer.defrags(namespace) : cached;
     }
 
     @Override

@@ -3,8 +3,8 @@ package io.etcdoperator.operator.resources;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
 import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
-import io.etcdoperator.api.v1alpha2.StorageSpec;
 import io.etcdoperator.operator.planner.MemberMaterial;
+import io.etcdoperator.operator.planner.SpecRules;
 import io.etcdoperator.operator.planner.VersionPolicy;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -176,11 +176,7 @@ public final class MemberPods {
     }
 
     public static boolean memoryBacked(EtcdMemberSpec spec) {
-        return memoryBacked(spec.getStorage());
-    }
-
-    public static boolean memoryBacked(StorageSpec storage) {
-        return storage != null && StorageSpec.MEDIUM_MEMORY.equals(storage.getMedium());
+        return SpecRules.memory(spec.getStorage());
     }
 
     /** An unset (all-empty) requirement falls back to modest requests; anything the user set is kept as is. */

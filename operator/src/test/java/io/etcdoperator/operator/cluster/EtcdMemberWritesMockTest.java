@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.etcdoperator.api.v1alpha2.EtcdCluster;
 import io.etcdoperator.api.v1alpha2.EtcdMember;
-import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.operator.MockCrds;
 import io.etcdoperator.operator.TestClusters;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -63,13 +62,7 @@ class EtcdMemberWritesMockTest {
     }
 
     private static void create(String name) {
-        EtcdMember member = new EtcdMember();
-        member.getMetadata().setName(name);
-        member.getMetadata().setNamespace(NS);
-        EtcdMemberSpec spec = new EtcdMemberSpec();
-        spec.setClusterName("demo");
-        member.setSpec(spec);
-        client.resource(member).create();
+        client.resource(TestClusters.member(NS, name, "demo")).create();
     }
 
     @Test

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdoperator.api.v1alpha2.EtcdMember;
-import io.etcdoperator.api.v1alpha2.EtcdMemberSpec;
 import io.etcdoperator.api.v1alpha2.EtcdMemberStatus;
 import io.etcdoperator.operator.MockCrds;
+import io.etcdoperator.operator.TestClusters;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -51,13 +51,8 @@ class MergePatchMockTest {
     }
 
     private EtcdMember member(String name) {
-        EtcdMember member = new EtcdMember();
-        member.getMetadata().setName(name);
-        member.getMetadata().setNamespace(NS);
-        EtcdMemberSpec spec = new EtcdMemberSpec();
-        spec.setClusterName("demo");
-        member.setSpec(spec);
-        EtcdMember created = client.resource(member).create();
+        EtcdMember created =
+                client.resource(TestClusters.member(NS, name, "demo")).create();
         EtcdMemberStatus status = new EtcdMemberStatus();
         status.setPodName(name);
         created.setStatus(status);
