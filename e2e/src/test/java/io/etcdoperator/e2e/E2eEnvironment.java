@@ -4,6 +4,7 @@ import io.etcdoperator.localkube.ApiExtensionsServer;
 import io.etcdoperator.localkube.ControlPlane;
 import io.etcdoperator.localkube.LocalKubernetes;
 import io.etcdoperator.localkube.LocalKubernetesOptions;
+import io.etcdoperator.localkube.network.CachedHostsResolver;
 import io.etcdoperator.localkube.node.ContainerRootfs;
 import io.etcdoperator.localkube.node.ImageCatalogue;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -402,9 +403,13 @@ public final class E2eEnvironment implements AutoCloseable {
         return operator;
     }
 
-    /** The JVM flags of a host-JVM operator: member names from the nodes' hosts file, and {@link #hostOperatorJvm()}. */
+    /**
+     * The JVM flags of a host-JVM operator: member names from the nodes' hosts file (parsed once per change, see
+     * {@link CachedHostsResolver}), and {@link #hostOperatorJvm()}.
+     */
     public List<String> hostJvmFlags() {
         List<String> flags = new ArrayList<>(List.of(
+                "-javaagent:" + resolverAgent(),
                 "-Djdk.net.hosts.file=" + kube.hostsFile(),
                 "-Dsun.net.inetaddr.ttl=1",
                 "-Dsun.net.inetaddr.negative.ttl=0"));
@@ -413,6 +418,14 @@ public final class E2eEnvironment implements AutoCloseable {
             flags.addAll(List.of(chosen.split("\\s+")));
         }
         return flags;
+    }
+
+    private Path resolverAgent() {
+        try {
+            return CachedHostsResolver.agentJar(work.resolve("resolver-agent"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** {@code -De2e.operator.jvm="..."} replaces the heap flag (benches measure the shipped settings on the host). */

@@ -14,7 +14,7 @@ import io.etcdoperator.operator.defrag.DefragScheduleReconcile;
 import io.etcdoperator.operator.defrag.EtcdDefragReconciler;
 import io.etcdoperator.operator.defrag.EtcdDefragScheduleReconciler;
 import io.etcdoperator.operator.events.EventRecorder;
-import io.etcdoperator.operator.informer.InternedStrings;
+import io.etcdoperator.operator.informer.ClientSerialization;
 import io.etcdoperator.operator.informer.LeanItemStore;
 import io.etcdoperator.operator.informer.PrimaryCopies;
 import io.etcdoperator.operator.logs.LogConfiguration;
@@ -225,7 +225,7 @@ public final class Main implements Callable<Integer> {
                         .withUserAgent(USER_AGENT)
                         .build())
                 .withHttpClientFactory(new VirtualThreads.KubernetesHttp())
-                .withKubernetesSerialization(InternedStrings.serialization())
+                .withKubernetesSerialization(ClientSerialization.create())
                 .withHttpClientBuilderConsumer(CachePass::guard)
                 .build();
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -1,12 +1,7 @@
 package io.etcdoperator.api.crdgen;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
-import io.etcdoperator.api.v1alpha2.EtcdCluster;
-import io.etcdoperator.api.v1alpha2.EtcdDefrag;
-import io.etcdoperator.api.v1alpha2.EtcdDefragSchedule;
-import io.etcdoperator.api.v1alpha2.EtcdMember;
-import io.etcdoperator.api.v1alpha2.EtcdSnapshot;
-import io.etcdoperator.api.v1alpha2.EtcdSnapshotSchedule;
+import io.etcdoperator.api.v1alpha2.EtcdOperatorApi;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crdv2.generator.CRDGenerator;
 import io.fabric8.crdv2.generator.CRDPostProcessor;
@@ -37,13 +32,7 @@ import java.util.stream.Collectors;
 public final class CrdGeneration implements CRDPostProcessor {
 
     /** Every kind of the API, each generated into {@code <plural>.<group>-v1.yml}. */
-    public static final List<Class<? extends CustomResource<?, ?>>> KINDS = List.of(
-            EtcdCluster.class,
-            EtcdMember.class,
-            EtcdSnapshot.class,
-            EtcdSnapshotSchedule.class,
-            EtcdDefrag.class,
-            EtcdDefragSchedule.class);
+    public static final List<Class<? extends CustomResource<?, ?>>> KINDS = EtcdOperatorApi.KINDS;
 
     private final Map<String, Class<?>> kindsByCrdName =
             KINDS.stream().collect(Collectors.toMap(HasMetadata::getFullResourceName, Function.identity()));

@@ -1,5 +1,8 @@
 package io.etcdoperator.api.v1alpha2;
 
+import io.fabric8.kubernetes.client.CustomResource;
+import java.util.List;
+
 /** Names shared by the operator, the agents and the CLIs for the etcd-operator.cozystack.io/v1alpha2 API. */
 public final class EtcdOperatorApi {
 
@@ -8,6 +11,15 @@ public final class EtcdOperatorApi {
     public static final String API_VERSION = GROUP + "/" + VERSION;
     /** The kubectl category of every kind: {@code kubectl get etcd} lists them all (none joins {@code all}). */
     public static final String CATEGORY = "etcd";
+
+    /** Every kind of the API. */
+    public static final List<Class<? extends CustomResource<?, ?>>> KINDS = List.of(
+            EtcdCluster.class,
+            EtcdMember.class,
+            EtcdSnapshot.class,
+            EtcdSnapshotSchedule.class,
+            EtcdDefrag.class,
+            EtcdDefragSchedule.class);
 
     /** Every key with this prefix belongs to the operator; additionalMetadata cannot set it. */
     public static final String RESERVED_PREFIX = GROUP + "/";

@@ -2,10 +2,8 @@ package io.etcdoperator.operator.informer;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 
 /**
@@ -21,11 +19,6 @@ public final class InternedStrings extends SimpleModule {
     public InternedStrings() {
         super("etcd-operator-interned-strings");
         addDeserializer(String.class, new Interning());
-    }
-
-    /** The client's serialization with this module: informers and every read share it. */
-    public static KubernetesSerialization serialization() {
-        return new KubernetesSerialization(new ObjectMapper().registerModule(new InternedStrings()), true);
     }
 
     private static final class Interning extends StringDeserializer {

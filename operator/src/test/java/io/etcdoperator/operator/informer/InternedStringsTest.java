@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class InternedStringsTest {
 
-    private static final KubernetesSerialization JSON = InternedStrings.serialization();
+    private static final KubernetesSerialization JSON = ClientSerialization.create();
 
     private static Pod pod(String name) {
         return JSON.unmarshal("""

@@ -1,0 +1,113 @@
+package io.etcdoperator.localkube.network;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.net.spi.InetAddressResolver;
+import java.net.spi.InetAddressResolver.LookupPolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CachedHostsResolverTest {
+
+    private static final LookupPolicy ANY = LookupPolicy.of(LookupPolicy.IPV4 | LookupPolicy.IPV6);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void answersAsTheHostsFileSays() throws Exception {
+        Path hosts = write("# managed by local-kube\n127.0.0.1\tlocalhost\n"
+                + "10.0.0.7\tm-1.c.ns.svc.cluster.local m-1.c.ns.svc # a comment\n"
+                + "10.0.0.8\tc.ns.svc\n10.0.0.9\tc.ns.svc\n");
+        CachedHostsResolver resolver = new CachedHostsResolver(hosts, failing());
+
+        assertThat(addresses(resolver, "M-1.c.ns.svc")).containsExactly("10.0.0.7");
+        assertThat(addresses(resolver, "m-1.c.ns.svc.cluster.local")).containsExactly("10.0.0.7");
+        assertThat(addresses(resolver, "c.ns.svc")).containsExactly("10.0.0.8", "10.0.0.9");
+        assertThat(addresses(resolver, "localhost")).containsExactly("127.0.0.1");
+        assertThatThrownBy(() -> resolver.lookupByName("a", ANY)).isInstanceOf(UnknownHostException.class);
+        assertThatThrownBy(() -> resolver.lookupByName("comment", ANY)).isInstanceOf(UnknownHostException.class);
+        assertThatThrownBy(() -> resolver.lookupByName("m-1.c.ns.svc", LookupPolicy.of(LookupPolicy.IPV6)))
+                .isInstanceOf(UnknownHostException.class);
+    }
+
+    @Test
+    void seesAChangeOfTheFile() throws Exception {
+        Path hosts = write("10.0.0.7\tm-1\n");
+        CachedHostsResolver resolver = new CachedHostsResolver(hosts, failing());
+        assertThat(addresses(resolver, "m-1")).containsExactly("10.0.0.7");
+
+        Files.writeString(hosts, "10.0.0.70\tm-1\n10.0.0.8\tm-2\n");
+        Files.setLastModifiedTime(hosts, FileTime.from(Instant.now().plusSeconds(5)));
+
+        assertThat(addresses(resolver, "m-1")).containsExactly("10.0.0.70");
+        assertThat(addresses(resolver, "m-2")).containsExactly("10.0.0.8");
+    }
+
+    @Test
+    void aMissingFileAnswersNothing() {
+        CachedHostsResolver resolver = new CachedHostsResolver(dir.resolve("none"), failing());
+        assertThatThrownBy(() -> resolver.lookupByName("m-1", ANY)).isInstanceOf(UnknownHostException.class);
+    }
+
+    @Test
+    void theJdkUsesItFromTheAgentJar() throws Exception {
+        Path hosts = write("10.1.2.3\tmember.sim.svc\n");
+        Path jar = CachedHostsResolver.agentJar(dir.resolve("agent"));
+        Path source = dir.resolve("Resolve.java");
+        Files.writeString(source, """
+                public class Resolve {
+                    public static void main(String[] args) throws Exception {
+                        System.out.print(java.net.InetAddress.getByName(args[0]).getHostAddress() + " "
+                                + java.util.ServiceLoader.load(java.net.spi.InetAddressResolverProvider.class)
+                                        .findFirst().orElseThrow().name());
+                    }
+                }
+                """);
+        Process process = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-javaagent:" + jar,
+                        "-Djdk.net.hosts.file=" + hosts,
+                        source.toString(),
+                        "member.sim.svc")
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes()).strip();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(output).isEqualTo("10.1.2.3 local-kube cached hosts file");
+    }
+
+    private Path write(String text) throws Exception {
+        Path hosts = dir.resolve("hosts");
+        Files.writeString(hosts, text);
+        return hosts;
+    }
+
+    private static List<String> addresses(InetAddressResolver resolver, String name) throws UnknownHostException {
+        return resolver.lookupByName(name, ANY).map(InetAddress::getHostAddress).toList();
+    }
+
+    private static InetAddressResolver failing() {
+        return new InetAddressResolver() {
+            @Override
+            public Stream<InetAddress> lookupByName(String host, LookupPolicy policy) throws UnknownHostException {
+                throw new UnknownHostException("builtin asked for " + host);
+            }
+
+            @Override
+            public String lookupByAddress(byte[] address) throws UnknownHostException {
+                throw new UnknownHostException("builtin asked");
+            }
+        };
+    }
+}
