@@ -410,7 +410,7 @@ public final class E2eEnvironment implements AutoCloseable {
     public List<String> hostJvmFlags() {
         List<String> flags = new ArrayList<>(List.of(
                 "-javaagent:" + resolverAgent(),
-                "-Djdk.net.hosts.file=" + kube.hostsFile(),
+                "-D" + CachedHostsResolver.PROPERTY + "=" + kube.hostsFile(),
                 "-Dsun.net.inetaddr.ttl=1",
                 "-Dsun.net.inetaddr.negative.ttl=0"));
         String chosen = hostOperatorJvm();

@@ -220,11 +220,12 @@ public final class Main implements Callable<Integer> {
         LogConfiguration.of(logFormat, logLevel).apply();
         OperatorConfig config = config();
         // its own user agent: audit logs and API priority rules can tell its requests from any other fabric8 client's
+        Config kubeConfig = new ConfigBuilder(Config.autoConfigure(null))
+                .withUserAgent(USER_AGENT)
+                .build();
         KubernetesClient client = new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder(Config.autoConfigure(null))
-                        .withUserAgent(USER_AGENT)
-                        .build())
-                .withHttpClientFactory(new VirtualThreads.KubernetesHttp())
+                .withConfig(kubeConfig)
+                .withHttpClientFactory(new KubernetesHttp(kubeConfig.getTlsVersions()))
                 .withKubernetesSerialization(ClientSerialization.create())
                 .withHttpClientBuilderConsumer(CachePass::guard)
                 .build();

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,35 +25,35 @@ import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
 /**
- * Answers name lookups from the file {@code -Djdk.net.hosts.file} names, as the JDK's own hosts-file resolver does,
- * but parses the file once per change (and at most once a second) instead of on every lookup. With a thousand
- * simulated clusters the host-wide file has 18 000 lines, and the JDK's scan of it per lookup was a tenth of a host
- * operator's CPU at 200 clusters: the cost of the test environment, not of the operator (cluster DNS answers a
- * lookup without reading a file). Loaded as a {@link InetAddressResolverProvider} from {@link #agentJar}.
+ * Answers name lookups from a hosts file, as the JDK's own {@code -Djdk.net.hosts.file} resolver does, but parses the
+ * file once per change (and at most once a second) instead of on every lookup. With a thousand simulated clusters
+ * the host-wide file has 18 000 lines, and the JDK's scan of it per lookup was a tenth of a host operator's CPU at 200
+ * clusters: the cost of the test environment, not of the operator (cluster DNS answers without reading a file). A
+ * JVM uses it with {@code -javaagent:<}{@link #agentJar}{@code >} and {@code -D}{@value #PROPERTY}{@code =<file>};
+ * the JDK ignores every resolver provider while {@code jdk.net.hosts.file} is set.
  */
 public final class CachedHostsResolver implements InetAddressResolver {
+
+    /** The hosts file to answer from; a name not in it is unknown, as with {@code jdk.net.hosts.file}. */
+    public static final String PROPERTY = "localkube.hosts.file";
 
     private static final long REREAD_NANOS = 1_000_000_000L;
 
     private final Path file;
-    private final InetAddressResolver builtin;
     private Snapshot snapshot = new Snapshot(null, 0, Map.of());
 
     private record Snapshot(Object version, long readAt, Map<String, List<byte[]>> byName) {}
 
-    CachedHostsResolver(Path file, InetAddressResolver builtin) {
+    CachedHostsResolver(Path file) {
         this.file = file;
-        this.builtin = builtin;
     }
 
     /** The provider the JDK finds through {@code META-INF/services} on the agent jar's class path. */
     public static final class Provider extends InetAddressResolverProvider {
         @Override
         public InetAddressResolver get(Configuration configuration) {
-            String path = System.getProperty("jdk.net.hosts.file");
-            return path == null
-                    ? configuration.builtinResolver()
-                    : new CachedHostsResolver(Path.of(path), configuration.builtinResolver());
+            String path = System.getProperty(PROPERTY);
+            return path == null ? configuration.builtinResolver() : new CachedHostsResolver(Path.of(path));
         }
 
         @Override
@@ -81,9 +82,15 @@ public final class CachedHostsResolver implements InetAddressResolver {
         return addresses.stream();
     }
 
+    /** The first name the file gives the address; never asks DNS, as the JDK's hosts-file resolver does not. */
     @Override
     public String lookupByAddress(byte[] address) throws UnknownHostException {
-        return builtin.lookupByAddress(address);
+        return current().byName().entrySet().stream()
+                .filter(e -> e.getValue().stream().anyMatch(a -> Arrays.equals(a, address)))
+                .map(Map.Entry::getKey)
+                .sorted()
+                .findFirst()
+                .orElseThrow(() -> new UnknownHostException(Arrays.toString(address) + " is not in " + file));
     }
 
     private static boolean wanted(InetAddress address, int characteristics) {

@@ -13,7 +13,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,12 +28,15 @@ class CachedHostsResolverTest {
         Path hosts = write("# managed by local-kube\n127.0.0.1\tlocalhost\n"
                 + "10.0.0.7\tm-1.c.ns.svc.cluster.local m-1.c.ns.svc # a comment\n"
                 + "10.0.0.8\tc.ns.svc\n10.0.0.9\tc.ns.svc\n");
-        CachedHostsResolver resolver = new CachedHostsResolver(hosts, failing());
+        CachedHostsResolver resolver = new CachedHostsResolver(hosts);
 
         assertThat(addresses(resolver, "M-1.c.ns.svc")).containsExactly("10.0.0.7");
         assertThat(addresses(resolver, "m-1.c.ns.svc.cluster.local")).containsExactly("10.0.0.7");
         assertThat(addresses(resolver, "c.ns.svc")).containsExactly("10.0.0.8", "10.0.0.9");
         assertThat(addresses(resolver, "localhost")).containsExactly("127.0.0.1");
+        assertThat(resolver.lookupByAddress(new byte[] {10, 0, 0, 8})).isEqualTo("c.ns.svc");
+        assertThatThrownBy(() -> resolver.lookupByAddress(new byte[] {10, 0, 0, 99}))
+                .isInstanceOf(UnknownHostException.class);
         assertThatThrownBy(() -> resolver.lookupByName("a", ANY)).isInstanceOf(UnknownHostException.class);
         assertThatThrownBy(() -> resolver.lookupByName("comment", ANY)).isInstanceOf(UnknownHostException.class);
         assertThatThrownBy(() -> resolver.lookupByName("m-1.c.ns.svc", LookupPolicy.of(LookupPolicy.IPV6)))
@@ -44,7 +46,7 @@ class CachedHostsResolverTest {
     @Test
     void seesAChangeOfTheFile() throws Exception {
         Path hosts = write("10.0.0.7\tm-1\n");
-        CachedHostsResolver resolver = new CachedHostsResolver(hosts, failing());
+        CachedHostsResolver resolver = new CachedHostsResolver(hosts);
         assertThat(addresses(resolver, "m-1")).containsExactly("10.0.0.7");
 
         Files.writeString(hosts, "10.0.0.70\tm-1\n10.0.0.8\tm-2\n");
@@ -56,10 +58,11 @@ class CachedHostsResolverTest {
 
     @Test
     void aMissingFileAnswersNothing() {
-        CachedHostsResolver resolver = new CachedHostsResolver(dir.resolve("none"), failing());
+        CachedHostsResolver resolver = new CachedHostsResolver(dir.resolve("none"));
         assertThatThrownBy(() -> resolver.lookupByName("m-1", ANY)).isInstanceOf(UnknownHostException.class);
     }
 
+    /** The name is in no file the platform resolver reads: only the agent's resolver can answer it. */
     @Test
     void theJdkUsesItFromTheAgentJar() throws Exception {
         Path hosts = write("10.1.2.3\tmember.sim.svc\n");
@@ -68,23 +71,21 @@ class CachedHostsResolverTest {
         Files.writeString(source, """
                 public class Resolve {
                     public static void main(String[] args) throws Exception {
-                        System.out.print(java.net.InetAddress.getByName(args[0]).getHostAddress() + " "
-                                + java.util.ServiceLoader.load(java.net.spi.InetAddressResolverProvider.class)
-                                        .findFirst().orElseThrow().name());
+                        System.out.print(java.net.InetAddress.getByName(args[0]).getHostAddress());
                     }
                 }
                 """);
         Process process = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-javaagent:" + jar,
-                        "-Djdk.net.hosts.file=" + hosts,
+                        "-D" + CachedHostsResolver.PROPERTY + "=" + hosts,
                         source.toString(),
                         "member.sim.svc")
                 .redirectErrorStream(true)
                 .start();
         String output = new String(process.getInputStream().readAllBytes()).strip();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(output).isEqualTo("10.1.2.3 local-kube cached hosts file");
+        assertThat(output).isEqualTo("10.1.2.3");
     }
 
     private Path write(String text) throws Exception {
@@ -95,19 +96,5 @@ class CachedHostsResolverTest {
 
     private static List<String> addresses(InetAddressResolver resolver, String name) throws UnknownHostException {
         return resolver.lookupByName(name, ANY).map(InetAddress::getHostAddress).toList();
-    }
-
-    private static InetAddressResolver failing() {
-        return new InetAddressResolver() {
-            @Override
-            public Stream<InetAddress> lookupByName(String host, LookupPolicy policy) throws UnknownHostException {
-                throw new UnknownHostException("builtin asked for " + host);
-            }
-
-            @Override
-            public String lookupByAddress(byte[] address) throws UnknownHostException {
-                throw new UnknownHostException("builtin asked");
-            }
-        };
     }
 }

@@ -1,7 +1,5 @@
 package io.etcdoperator.operator.threads;
 
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,15 +34,9 @@ public final class VirtualThreads {
         return pool;
     }
 
-    /** fabric8's JDK HTTP client, completing requests on virtual threads instead of a cached platform-thread pool. */
-    public static final class KubernetesHttp extends JdkHttpClientFactory {
-
-        private final ExecutorService executor = Executors.newThreadPerTaskExecutor(
-                Thread.ofVirtual().name("kubernetes-http-", 0).factory());
-
-        @Override
-        protected void additionalConfig(HttpClient.Builder builder) {
-            builder.executor(executor);
-        }
+    /** A virtual thread per task: where the Kubernetes client completes its requests ({@code KubernetesHttp}). */
+    public static ExecutorService perTask(String name) {
+        return Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name(name, 0).factory());
     }
 }

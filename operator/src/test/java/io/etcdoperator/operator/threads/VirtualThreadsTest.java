@@ -2,7 +2,6 @@ package io.etcdoperator.operator.threads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -45,23 +44,5 @@ class VirtualThreadsTest {
 
         assertThat(most.get()).as("most passes at once").isEqualTo(3);
         assertThat(platform.get()).as("passes on platform threads").isZero();
-    }
-
-    @Test
-    void kubernetesHttpClientCompletesOnVirtualThreads() throws Exception {
-        HttpClient.Builder builder = HttpClient.newBuilder();
-        new VirtualThreads.KubernetesHttp().additionalConfig(builder);
-        HttpClient client = builder.build();
-
-        CountDownLatch ran = new CountDownLatch(1);
-        AtomicInteger platform = new AtomicInteger();
-        client.executor().orElseThrow().execute(() -> {
-            if (!Thread.currentThread().isVirtual()) {
-                platform.incrementAndGet();
-            }
-            ran.countDown();
-        });
-        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(platform.get()).as("completions on platform threads").isZero();
     }
 }
