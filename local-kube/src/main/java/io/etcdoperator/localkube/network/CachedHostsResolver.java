@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -26,7 +27,7 @@ import java.util.stream.Stream;
 
 /**
  * Answers name lookups from a hosts file, as the JDK's own {@code -Djdk.net.hosts.file} resolver does, but parses the
- * file once per change (and at most once a second) instead of on every lookup. With a thousand simulated clusters
+ * file when it changed (looked at no more than every 250 ms) instead of on every lookup. With a thousand simulated clusters
  * the host-wide file has 18 000 lines, and the JDK's scan of it per lookup was a tenth of a host operator's CPU at 200
  * clusters: the cost of the test environment, not of the operator (cluster DNS answers without reading a file). A
  * JVM uses it with {@code -javaagent:<}{@link #agentJar}{@code >} and {@code -D}{@value #PROPERTY}{@code =<file>};
@@ -37,15 +38,23 @@ public final class CachedHostsResolver implements InetAddressResolver {
     /** The hosts file to answer from; a name not in it is unknown, as with {@code jdk.net.hosts.file}. */
     public static final String PROPERTY = "localkube.hosts.file";
 
-    private static final long REREAD_NANOS = 1_000_000_000L;
+    /** How long an answer may lag the file: far below the JDK's own 1 s cache and cluster DNS's 5 s TTL. */
+    private static final long CHECK_NANOS = 250_000_000L;
+    /** An unchanged file is read again after this long anyway, in case a read caught a rewrite half-done. */
+    private static final long REREAD_NANOS = 10_000_000_000L;
+
+    private static final String BLANKS = " \t\r";
 
     private final Path file;
-    private Snapshot snapshot = new Snapshot(null, 0, Map.of());
+    private final LongSupplier nanoTime;
+    private Snapshot snapshot;
 
-    private record Snapshot(Object version, long readAt, Map<String, List<byte[]>> byName) {}
+    private record Snapshot(Object version, long readAt, long checkedAt, Map<String, List<byte[]>> byName) {}
 
-    CachedHostsResolver(Path file) {
+    CachedHostsResolver(Path file, LongSupplier nanoTime) {
         this.file = file;
+        this.nanoTime = nanoTime;
+        this.snapshot = new Snapshot(null, nanoTime.getAsLong() - REREAD_NANOS, 0, Map.of());
     }
 
     /** The provider the JDK finds through {@code META-INF/services} on the agent jar's class path. */
@@ -53,7 +62,9 @@ public final class CachedHostsResolver implements InetAddressResolver {
         @Override
         public InetAddressResolver get(Configuration configuration) {
             String path = System.getProperty(PROPERTY);
-            return path == null ? configuration.builtinResolver() : new CachedHostsResolver(Path.of(path));
+            return path == null
+                    ? configuration.builtinResolver()
+                    : new CachedHostsResolver(Path.of(path), System::nanoTime);
         }
 
         @Override
@@ -108,18 +119,24 @@ public final class CachedHostsResolver implements InetAddressResolver {
         return fourFirst && address instanceof Inet6Address ? 1 : 0;
     }
 
-    /** The parsed file, read again once it changed or a second passed (a rewrite in place can be read half-done). */
+    /**
+     * The parsed file: looked at no more than every 250 ms, read again when it changed (it changes with every Pod
+     * that starts while a fleet forms, and a parse of 18 000 lines costs tens of milliseconds) or 10 s passed.
+     */
     private synchronized Snapshot current() {
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
+        if (now - snapshot.checkedAt() < CHECK_NANOS && snapshot.version() != null) {
+            return snapshot;
+        }
         Object version = version();
         if (version != null && version.equals(snapshot.version()) && now - snapshot.readAt() < REREAD_NANOS) {
+            snapshot = new Snapshot(version, snapshot.readAt(), now, snapshot.byName());
             return snapshot;
         }
         try {
-            Map<String, List<byte[]>> byName = parse(Files.readString(file, StandardCharsets.UTF_8));
-            snapshot = new Snapshot(version, now, byName);
+            snapshot = new Snapshot(version, now, now, parse(Files.readString(file, StandardCharsets.UTF_8)));
         } catch (IOException e) {
-            snapshot = new Snapshot(null, now, Map.of());
+            snapshot = new Snapshot(null, now, now, Map.of());
         }
         return snapshot;
     }
@@ -133,38 +150,78 @@ public final class CachedHostsResolver implements InetAddressResolver {
         }
     }
 
-    /** Lines of {@code address name...}; {@code #} starts a comment; a name may appear on several lines. */
+    /**
+     * Lines of {@code address name...}; {@code #} starts a comment; a name may appear on several lines. Read by hand,
+     * not by regular expressions: a file of 18 000 lines is parsed on every change while a fleet forms.
+     */
     static Map<String, List<byte[]>> parse(String text) {
         Map<String, List<byte[]>> byName = new HashMap<>();
-        for (String line : text.split("\n")) {
-            int comment = line.indexOf('#');
-            String[] fields =
-                    (comment >= 0 ? line.substring(0, comment) : line).trim().split("\\s+");
-            if (fields.length < 2) {
-                continue;
-            }
-            byte[] address = literal(fields[0]);
-            if (address == null) {
-                continue;
-            }
-            for (int i = 1; i < fields.length; i++) {
-                byName.computeIfAbsent(fields[i].toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+        int at = 0;
+        while (at < text.length()) {
+            int end = text.indexOf('\n', at);
+            end = end < 0 ? text.length() : end;
+            List<String> fields = fields(text, at, end);
+            byte[] address = fields.size() < 2 ? null : literal(fields.getFirst());
+            for (int i = 1; address != null && i < fields.size(); i++) {
+                byName.computeIfAbsent(fields.get(i).toLowerCase(Locale.ROOT), k -> new ArrayList<>(1))
                         .add(address);
             }
+            at = end + 1;
         }
         return byName;
     }
 
-    /** An address literal's bytes, or null; only literals, so parsing never looks a name up. */
-    private static byte[] literal(String text) {
-        if (!text.matches("[0-9.]+|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*")) {
+    /** The blank-separated fields of {@code text[from, to)} before a {@code #}. */
+    private static List<String> fields(String text, int from, int to) {
+        List<String> fields = new ArrayList<>(3);
+        int at = from;
+        while (at < to && text.charAt(at) != '#') {
+            if (BLANKS.indexOf(text.charAt(at)) >= 0) {
+                at++;
+                continue;
+            }
+            int start = at;
+            while (at < to && BLANKS.indexOf(text.charAt(at)) < 0 && text.charAt(at) != '#') {
+                at++;
+            }
+            fields.add(text.substring(start, at));
+        }
+        return fields;
+    }
+
+    /**
+     * An address literal's bytes, or null; never a lookup. Dotted quads are read here (a file of 18 000 lines is
+     * parsed on every change while a fleet forms), anything with a colon by the JDK.
+     */
+    static byte[] literal(String text) {
+        if (text.indexOf(':') >= 0) {
+            try {
+                return InetAddress.getByName(text).getAddress(); // with a colon: a literal or an error, no lookup
+            } catch (UnknownHostException e) {
+                return null;
+            }
+        }
+        String[] parts = text.split("\\.", -1);
+        if (parts.length != 4) {
             return null;
         }
-        try {
-            return InetAddress.getByName(text).getAddress();
-        } catch (UnknownHostException e) {
-            return null;
+        byte[] address = new byte[4];
+        for (int i = 0; i < 4; i++) {
+            int octet = octet(parts[i]);
+            if (octet < 0) {
+                return null;
+            }
+            address[i] = (byte) octet;
         }
+        return address;
+    }
+
+    private static int octet(String digits) {
+        if (digits.isEmpty() || digits.length() > 3 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return -1;
+        }
+        int value = Integer.parseInt(digits);
+        return value <= 255 ? value : -1;
     }
 
     /**

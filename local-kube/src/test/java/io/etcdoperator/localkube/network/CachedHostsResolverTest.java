@@ -13,6 +13,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,12 +24,14 @@ class CachedHostsResolverTest {
     @TempDir
     Path dir;
 
+    private final AtomicLong clock = new AtomicLong(1_000_000_000_000L);
+
     @Test
     void answersAsTheHostsFileSays() throws Exception {
         Path hosts = write("# managed by local-kube\n127.0.0.1\tlocalhost\n"
                 + "10.0.0.7\tm-1.c.ns.svc.cluster.local m-1.c.ns.svc # a comment\n"
                 + "10.0.0.8\tc.ns.svc\n10.0.0.9\tc.ns.svc\n");
-        CachedHostsResolver resolver = new CachedHostsResolver(hosts);
+        CachedHostsResolver resolver = new CachedHostsResolver(hosts, clock::get);
 
         assertThat(addresses(resolver, "M-1.c.ns.svc")).containsExactly("10.0.0.7");
         assertThat(addresses(resolver, "m-1.c.ns.svc.cluster.local")).containsExactly("10.0.0.7");
@@ -44,21 +47,48 @@ class CachedHostsResolverTest {
     }
 
     @Test
-    void seesAChangeOfTheFile() throws Exception {
+    void readsAddressLiteralsWithoutLookingAnythingUp() {
+        assertThat(CachedHostsResolver.literal("10.0.0.255")).containsExactly(10, 0, 0, (byte) 255);
+        assertThat(CachedHostsResolver.literal("::1")).hasSize(16);
+        for (String notOne : List.of("10.0.0", "10.0.0.256", "10.0.0.1.2", "a.b.c.d", "10..0.1", "host", "1:x:y")) {
+            assertThat(CachedHostsResolver.literal(notOne)).as(notOne).isNull();
+        }
+    }
+
+    @Test
+    void seesAChangeOfTheFileWithinAQuarterSecond() throws Exception {
         Path hosts = write("10.0.0.7\tm-1\n");
-        CachedHostsResolver resolver = new CachedHostsResolver(hosts);
+        CachedHostsResolver resolver = new CachedHostsResolver(hosts, clock::get);
         assertThat(addresses(resolver, "m-1")).containsExactly("10.0.0.7");
 
         Files.writeString(hosts, "10.0.0.70\tm-1\n10.0.0.8\tm-2\n");
         Files.setLastModifiedTime(hosts, FileTime.from(Instant.now().plusSeconds(5)));
+        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(100));
+        assertThat(addresses(resolver, "m-1")).as("looked at 100 ms ago").containsExactly("10.0.0.7");
 
+        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(200));
         assertThat(addresses(resolver, "m-1")).containsExactly("10.0.0.70");
         assertThat(addresses(resolver, "m-2")).containsExactly("10.0.0.8");
     }
 
     @Test
+    void anUnchangedFileIsReadAgainAfterTenSeconds() throws Exception {
+        Path hosts = write("10.0.0.7\tm-1\n");
+        CachedHostsResolver resolver = new CachedHostsResolver(hosts, clock::get);
+        assertThat(addresses(resolver, "m-1")).containsExactly("10.0.0.7");
+        FileTime written = Files.getLastModifiedTime(hosts);
+        Files.writeString(hosts, "10.0.0.9\tm-1\n"); // same size, the same time: as a rewrite caught half-done
+        Files.setLastModifiedTime(hosts, written);
+
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(5));
+        assertThat(addresses(resolver, "m-1")).containsExactly("10.0.0.7");
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(6));
+        assertThat(addresses(resolver, "m-1")).containsExactly("10.0.0.9");
+    }
+
+    @Test
     void aMissingFileAnswersNothing() {
-        CachedHostsResolver resolver = new CachedHostsResolver(dir.resolve("none"));
+        CachedHostsResolver resolver = new CachedHostsResolver(dir.resolve("none"), clock::get);
         assertThatThrownBy(() -> resolver.lookupByName("m-1", ANY)).isInstanceOf(UnknownHostException.class);
     }
 
