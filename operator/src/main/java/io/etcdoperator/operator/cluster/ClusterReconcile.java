@@ -202,10 +202,13 @@ public class ClusterReconcile {
             }
         }
         pacing.settle(namespace + "/" + name, false); // until this pass plans Converged
-        return reconcile(
-                namespace,
-                name,
-                caches.<KubeReads>map(c -> new CachedDefrags(apiServer, c)).orElse(apiServer));
+        KubeReads reads =
+                caches.<KubeReads>map(c -> new CachedDefrags(apiServer, c)).orElse(apiServer);
+        Optional<Duration> next = reconcile(namespace, name, reads);
+        if (next.filter(StepExecutor.AT_ONCE::equals).isPresent()) {
+            next = reconcile(namespace, name, reads); // its status written, the step after a record-only one
+        }
+        return next.map(d -> d.equals(StepExecutor.AT_ONCE) ? StepExecutor.SOON : d);
     }
 
     private Optional<Duration> reconcile(String namespace, String name, KubeReads reads) {
@@ -358,6 +361,14 @@ public class ClusterReconcile {
                 observed.adopting() || (observed.auth().wanted() && !Boolean.TRUE.equals(status.getAuthEnabled()));
         report.pass(cluster, before, reported, desired, complete && !pending, outcome, refusals, exceeded, now);
         report.write(cluster, before);
+        return next(step, outcome, key, issued, now);
+    }
+
+    /** When to look again: at once after a step that only recorded, else as paced or when TLS material is due. */
+    private Duration next(Step step, Outcome outcome, String key, Optional<IssuedTls> issued, Instant now) {
+        if (step.recordsOnly() && outcome.reason() == step.reason()) {
+            return StepExecutor.AT_ONCE;
+        }
         Duration next = pacing.pace(key, outcome.reason(), outcome.recheck(), now);
         Duration tlsNext = issued.map(t -> IssuedTlsPlanner.recheck(t, now)).orElse(next);
         return tlsNext.compareTo(next) < 0 ? tlsNext : next;

@@ -38,6 +38,8 @@ public class StepExecutor {
     private static final Logger LOG = LoggerFactory.getLogger(StepExecutor.class);
     /** After a change: the next step is planned on a fresh observation right away; never a second step in this pass. */
     static final Duration SOON = Duration.ofMillis(100);
+    /** After a step that only recorded ({@link Step#recordsOnly()}): the next pass runs in the same reconcile. */
+    static final Duration AT_ONCE = Duration.ZERO;
 
     static final Duration STEADY = Duration.ofSeconds(30);
     /**

@@ -884,6 +884,23 @@ class ClusterReconcileMockTest {
         assertThat(members("first").getFirst().getSpec().getInitialCluster()).isNotBlank();
     }
 
+    /** Latching the cluster id changes nothing etcd or a Pod waits for: the learner's add follows in the same call. */
+    @Test
+    void theReconcileThatDiscoversTheClusterAddsTheFirstLearnerToo() {
+        create("discover", 3, "Memory");
+        for (int i = 0; i < 30 && etcd.members.isEmpty(); i++) {
+            round("discover"); // until the kubelet started the seed's etcd
+        }
+        memberPass.reconcile(members("discover").getFirst()); // its Pod Ready and etcd's id: the member is Ready
+        assertThat(eventReasons("discover")).doesNotContain("ClusterDiscovered");
+
+        clusterPass.reconcile(NS, "discover");
+
+        assertThat(eventReasons("discover")).containsOnlyOnce("ClusterDiscovered");
+        assertThat(get("discover").getStatus().getClusterID()).isEqualTo(etcd.clusterId.hex());
+        assertThat(etcd.changes).hasSize(1).allMatch(change -> change.startsWith("add "));
+    }
+
     @Test
     void thePassThatRestartsTheSeedDoesNotReportItReady() {
         create("formed", 3, "");
