@@ -6,6 +6,8 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsExchange;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
+import io.etcdoperator.operator.admission.WebhookServer;
+import io.etcdoperator.operator.admission.WebhookServerTest;
 import io.etcdoperator.pki.CertificateAuthority;
 import io.etcdoperator.pki.CertifiedKey;
 import io.etcdoperator.pki.LeafProfile;
@@ -18,8 +20,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -27,10 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 
 class KubernetesHttpTest {
@@ -81,7 +78,7 @@ class KubernetesHttpTest {
                 LeafProfile.SERVER, "localhost", new SubjectAltNames(List.of("localhost"), List.of("127.0.0.1")), day);
         AtomicReference<String> negotiated = new AtomicReference<>();
         HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(serverContext(serving, ca)) {
+        server.setHttpsConfigurator(new HttpsConfigurator(WebhookServer.sslContext(serving, ca.certificate())) {
             @Override
             public void configure(HttpsParameters parameters) {
                 SSLParameters ssl = getSSLContext().getDefaultSSLParameters();
@@ -96,7 +93,7 @@ class KubernetesHttpTest {
         });
         server.start();
         try {
-            HttpClient.Builder builder = HttpClient.newBuilder().sslContext(trusting(ca));
+            HttpClient.Builder builder = HttpClient.newBuilder().sslContext(WebhookServerTest.trusting(ca));
             new KubernetesHttp(VERSIONS).additionalConfig(builder);
             HttpResponse<Void> response = builder.build()
                     .send(
@@ -109,29 +106,5 @@ class KubernetesHttpTest {
         } finally {
             server.stop(0);
         }
-    }
-
-    private static SSLContext serverContext(CertifiedKey serving, CertificateAuthority ca) throws Exception {
-        char[] password = new char[0];
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        store.setKeyEntry(
-                "serving", serving.privateKey(), password, new Certificate[] {serving.certificate(), ca.certificate()});
-        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, password);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(keys.getKeyManagers(), null, null);
-        return context;
-    }
-
-    private static SSLContext trusting(CertificateAuthority authority) throws Exception {
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        store.setCertificateEntry("ca", authority.certificate());
-        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(store);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, trust.getTrustManagers(), null);
-        return context;
     }
 }

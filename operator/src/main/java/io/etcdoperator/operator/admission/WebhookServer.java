@@ -29,7 +29,8 @@ public final class WebhookServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    static SSLContext sslContext(CertifiedKey serving, X509Certificate ca) throws IOException {
+    /** A server context presenting {@code serving} with its CA. */
+    public static SSLContext sslContext(CertifiedKey serving, X509Certificate ca) throws IOException {
         try {
             char[] password = new char[0];
             KeyStore store = KeyStore.getInstance("PKCS12");

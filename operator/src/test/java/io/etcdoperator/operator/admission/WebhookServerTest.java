@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The webhook over real HTTPS on loopback, trusted through its CA as the API server trusts it via caBundle. */
-class WebhookServerTest {
+public class WebhookServerTest {
 
     static final DeletionCases CASES = DeletionCases.load();
     static CertificateAuthority ca;
@@ -117,7 +117,8 @@ class WebhookServerTest {
                 .build();
     }
 
-    static SSLContext trusting(CertificateAuthority authority) throws Exception {
+    /** A client context that trusts only {@code authority}. */
+    public static SSLContext trusting(CertificateAuthority authority) throws Exception {
         KeyStore store = KeyStore.getInstance("PKCS12");
         store.load(null, null);
         store.setCertificateEntry("ca", authority.certificate());
