@@ -2,6 +2,7 @@ package io.etcdoperator.localkube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdoperator.localkube.network.FreshJvmLookup;
 import io.etcdoperator.localkube.node.ImageCatalogue;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
@@ -36,7 +37,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -779,24 +779,7 @@ class LocalKubernetesIT {
 
     /** Resolves a name in a fresh JVM that reads the cluster's host-wide hosts file, as the operator would. */
     private static String resolveWithHostsFile(String name) throws IOException, InterruptedException {
-        Path source = cluster.workDir().resolve("Resolve.java");
-        Files.writeString(source, """
-                public class Resolve {
-                    public static void main(String[] args) throws Exception {
-                        System.out.print(java.net.InetAddress.getByName(args[0]).getHostAddress());
-                    }
-                }
-                """);
-        Process process = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Djdk.net.hosts.file=" + cluster.hostsFile(),
-                        source.toString(),
-                        name)
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(process.getInputStream().readAllBytes()).strip();
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return output;
+        return FreshJvmLookup.resolve(cluster.workDir(), List.of("-Djdk.net.hosts.file=" + cluster.hostsFile()), name);
     }
 
     static void deleteRecursively(Path dir) throws IOException {

@@ -97,24 +97,8 @@ class CachedHostsResolverTest {
     void theJdkUsesItFromTheAgentJar() throws Exception {
         Path hosts = write("10.1.2.3\tmember.sim.svc\n");
         Path jar = CachedHostsResolver.agentJar(dir.resolve("agent"));
-        Path source = dir.resolve("Resolve.java");
-        Files.writeString(source, """
-                public class Resolve {
-                    public static void main(String[] args) throws Exception {
-                        System.out.print(java.net.InetAddress.getByName(args[0]).getHostAddress());
-                    }
-                }
-                """);
-        Process process = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-javaagent:" + jar,
-                        "-D" + CachedHostsResolver.PROPERTY + "=" + hosts,
-                        source.toString(),
-                        "member.sim.svc")
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(process.getInputStream().readAllBytes()).strip();
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String output = FreshJvmLookup.resolve(
+                dir, List.of("-javaagent:" + jar, "-D" + CachedHostsResolver.PROPERTY + "=" + hosts), "member.sim.svc");
         assertThat(output).isEqualTo("10.1.2.3");
     }
 
