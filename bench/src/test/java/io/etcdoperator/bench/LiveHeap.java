@@ -15,14 +15,17 @@ final class LiveHeap {
 
     /**
      * Empty when jcmd is missing, the process is not a JVM of the same user, or it does not answer in 2 minutes. The
-     * histogram's first 60 lines are kept in {@code keep}, to read where the heap goes.
+     * whole histogram is kept in {@code keep}: two runs of different sizes, diffed by class, show what a cluster costs.
      */
     static OptionalLong bytes(long pid, Path keep) {
         try {
             String histogram = Jcmd.run(pid, "GC.class_histogram");
             Files.createDirectories(keep.toAbsolutePath().getParent());
-            Files.writeString(
-                    keep, String.join("\n", histogram.lines().limit(60).toList()) + "\n");
+            Files.writeString(keep, histogram);
+            String dump = System.getenv("BENCH_HEAP_DUMP"); // a file name: the live objects, for a heap analyser
+            if (dump != null && !dump.isBlank()) {
+                Jcmd.run(pid, "GC.heap_dump", Path.of(dump).toAbsolutePath().toString());
+            }
             return total(histogram);
         } catch (IOException e) {
             return OptionalLong.empty();

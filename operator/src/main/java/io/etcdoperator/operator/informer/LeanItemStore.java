@@ -17,7 +17,8 @@ import java.util.function.UnaryOperator;
 /**
  * An informer cache that keeps less of each object: {@code metadata.managedFields} is dropped everywhere (as nested
  * maps it was about half of the operator's live heap), {@link #metadataOnly} keeps only what maps an object to its
- * owner (caches that only wake a reconciler), {@link #memberPods} what a cache pass reads. See docs/benchmarks.md.
+ * owner (caches that only wake a reconciler), {@link #memberPods} what a cache pass reads. What is kept has its empty
+ * lists and maps shared ({@link LeanCollections}). See docs/benchmarks.md.
  */
 public final class LeanItemStore<R extends HasMetadata> extends BasicItemStore<R> {
 
@@ -99,6 +100,8 @@ public final class LeanItemStore<R extends HasMetadata> extends BasicItemStore<R
         if (obj.getMetadata() != null) {
             obj.getMetadata().setManagedFields(null);
         }
-        return super.put(key, kept.apply(obj));
+        R lean = kept.apply(obj);
+        LeanCollections.compact(lean);
+        return super.put(key, lean);
     }
 }
