@@ -236,7 +236,7 @@ public final class Main implements Callable<Integer> {
                 running,
                 client,
                 config,
-                new ClusterMetrics(registry),
+                new ClusterMetrics(registry.getPrometheusRegistry()),
                 JetcdEtcdAdmin.FACTORY,
                 registry,
                 config.operatorImage().map(image -> new AgentImage(image, etcdToolsDir)));

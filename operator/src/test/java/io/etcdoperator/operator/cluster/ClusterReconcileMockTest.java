@@ -40,7 +40,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -125,7 +125,7 @@ class ClusterReconcileMockTest {
                 client,
                 dialer,
                 events,
-                new ClusterMetrics(new SimpleMeterRegistry()),
+                new ClusterMetrics(new PrometheusRegistry()),
                 clock,
                 false,
                 "cluster.local",
@@ -408,7 +408,7 @@ class ClusterReconcileMockTest {
                 guarded,
                 new EtcdDialer(guarded, etcd, Duration.ofSeconds(1), clock),
                 new EventRecorder(guarded, "test", clock),
-                new ClusterMetrics(new SimpleMeterRegistry()),
+                new ClusterMetrics(new PrometheusRegistry()),
                 clock,
                 false,
                 "cluster.local",

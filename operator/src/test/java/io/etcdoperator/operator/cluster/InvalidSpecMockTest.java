@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -48,7 +48,7 @@ class InvalidSpecMockTest {
                 client,
                 new EtcdDialer(client, new FakeEtcd(), Duration.ofSeconds(1)),
                 events,
-                new ClusterMetrics(new SimpleMeterRegistry()),
+                new ClusterMetrics(new PrometheusRegistry()),
                 clock,
                 false,
                 "cluster.local");

@@ -34,7 +34,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -99,7 +99,7 @@ class IssuedTlsMockTest {
                 client,
                 dialer,
                 events,
-                new ClusterMetrics(new SimpleMeterRegistry()),
+                new ClusterMetrics(new PrometheusRegistry()),
                 clock,
                 certManagerInstalled,
                 "cluster.local");
@@ -140,7 +140,7 @@ class IssuedTlsMockTest {
                     guarded,
                     new EtcdDialer(guarded, etcd, Duration.ofSeconds(1), clock),
                     events,
-                    new ClusterMetrics(new SimpleMeterRegistry()),
+                    new ClusterMetrics(new PrometheusRegistry()),
                     clock,
                     false,
                     "cluster.local",

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ClusterMetricsTest {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final ClusterMetrics metrics = new ClusterMetrics(registry);
+    private final ClusterMetrics metrics = new ClusterMetrics(registry.getPrometheusRegistry());
 
     @Test
     void aCompletedPassSetsItsTimestamp() {
@@ -63,12 +63,26 @@ class ClusterMetricsTest {
     }
 
     @Test
-    void everyMeterOfOursCarriesThePrefix() {
+    void everySeriesOfAClusterCarriesThePrefixAndItsHelp() {
         metrics.record("team-a", "main", new ClusterMetrics.Counts(3, 3, 0, 3));
         OperatorMeters.bindTo(registry);
-        assertThat(registry.getMeters())
-                .filteredOn(m -> m.getId().getTag("cluster") != null)
-                .allSatisfy(m -> assertThat(m.getId().getName()).startsWith("etcd_operator_"));
+        String scrape = registry.scrape();
+        assertThat(scrape.lines().filter(l -> l.contains("cluster=\"main\"")))
+                .hasSize(11)
+                .allSatisfy(l -> assertThat(l).startsWith(ClusterMetrics.PREFIX));
+        assertThat(scrape)
+                .contains(
+                        "# HELP etcd_operator_cluster_voters voting members in etcd's member list",
+                        "# TYPE etcd_operator_cluster_voters gauge",
+                        "etcd_operator_cluster_ready_members{cluster=\"main\",namespace=\"team-a\"} 3.0");
+    }
+
+    @Test
+    void withoutClustersThereIsNoSeries() {
+        metrics.record("team-a", "main", new ClusterMetrics.Counts(3, 3, 0, 3));
+        metrics.forget("team-a", "main");
+
+        assertThat(registry.scrape()).doesNotContain(ClusterMetrics.PREFIX);
     }
 
     @Test

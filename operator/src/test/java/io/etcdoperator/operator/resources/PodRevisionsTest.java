@@ -15,11 +15,15 @@ import org.junit.jupiter.api.Test;
 class PodRevisionsTest {
 
     private static EtcdMember member(String resourceVersion, String version) {
+        return member("u-1", resourceVersion, version);
+    }
+
+    private static EtcdMember member(String uid, String resourceVersion, String version) {
         EtcdMember m = new EtcdMember();
         m.setMetadata(new ObjectMetaBuilder()
                 .withName("demo-a")
                 .withNamespace("ns")
-                .withUid("u-1")
+                .withUid(uid)
                 .withResourceVersion(resourceVersion)
                 .build());
         EtcdMemberSpec spec = new EtcdMemberSpec();
@@ -75,13 +79,19 @@ class PodRevisionsTest {
     }
 
     @Test
-    void aMemberWithoutAVersionIsAlwaysBuiltAndTheMemoryStartsOverWhenFull() {
+    void aMemberWithoutAVersionIsAlwaysBuiltAMemberHasOneEntryAndTheMemoryStartsOverWhenFull() {
         PodRevisions revisions = new PodRevisions();
         EtcdMember unsaved = member(null, "3.5.16");
         assertThat(revisions.wanted(unsaved, target("3.5.16"))).isEqualTo(built(unsaved, target("3.5.16")));
         assertThat(revisions.size()).isZero();
-        for (int i = 0; i <= PodRevisions.KEPT; i++) {
+        for (int i = 0; i < 100; i++) {
             revisions.wanted(member(String.valueOf(i), "3.5.16"), target("3.5.16"));
+        }
+        assertThat(revisions.size())
+                .as("one entry per member, whatever its versions")
+                .isEqualTo(1);
+        for (int i = 0; i <= PodRevisions.KEPT; i++) {
+            revisions.wanted(member("u-" + i, "1", "3.5.16"), target("3.5.16"));
         }
         assertThat(revisions.size()).isLessThanOrEqualTo(PodRevisions.KEPT);
     }
