@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Shrinks a cached Kubernetes object in place: every empty list or map of the model (fabric8 creates one for each
@@ -25,6 +24,15 @@ final class LeanCollections {
         @Override
         protected List<Field> computeValue(Class<?> type) {
             return fieldsOf(type);
+        }
+    };
+
+    /** Whether a class is the model's: asked for every object and list element of every cached object. */
+    private static final ClassValue<Boolean> MODEL = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return !(type.isEnum() || type.isRecord() || type.isArray() || type.isPrimitive())
+                    && MODEL_PACKAGES.stream().anyMatch(type.getName()::startsWith);
         }
     };
 
@@ -70,18 +78,14 @@ final class LeanCollections {
         if (list.isEmpty()) {
             return List.of();
         }
-        if (list instanceof ArrayList<?> && list.stream().allMatch(Objects::nonNull)) {
+        if (list instanceof ArrayList<?> && !list.contains(null)) {
             return List.copyOf(list);
         }
         return list;
     }
 
     private static boolean model(Class<?> type) {
-        if (type.isEnum() || type.isRecord() || type.isArray() || type.isPrimitive()) {
-            return false;
-        }
-        String name = type.getName();
-        return MODEL_PACKAGES.stream().anyMatch(name::startsWith);
+        return MODEL.get(type);
     }
 
     private static List<Field> fieldsOf(Class<?> type) {
