@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
@@ -110,8 +111,10 @@ public final class MountPoints implements AutoCloseable {
             for (Path file : files.filter(f -> !f.getFileName().toString().startsWith("."))
                     .toList()) {
                 String name = file.getFileName().toString();
-                long pid = Long.parseLong(name.substring(0, name.indexOf('-')));
-                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                if (processOf(name)
+                        .flatMap(ProcessHandle::of)
+                        .map(ProcessHandle::isAlive)
+                        .orElse(false)) {
                     live.add(name);
                 } else {
                     Files.deleteIfExists(file);
@@ -119,6 +122,16 @@ public final class MountPoints implements AutoCloseable {
             }
         }
         return live;
+    }
+
+    /** The process id a registration is named by; none for a file not named "pid-..." (never a reason to fail close). */
+    private static Optional<Long> processOf(String name) {
+        int dash = name.indexOf('-');
+        try {
+            return dash > 0 ? Optional.of(Long.parseLong(name.substring(0, dash))) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     private void removeCreated() {
